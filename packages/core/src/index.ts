@@ -1,1 +1,52 @@
-export const hello = 1
+export {
+  createOpenTransport,
+  createSubscriptionTransport,
+  createTeamTransport,
+  type OpenToken,
+  type OpenTransportOptions,
+  type SubscriptionTransportOptions,
+  type TeamTransportOptions,
+} from './areas.ts'
+export { errorForOpenCode, errorForStatus, unwrapOpen, unwrapTeam } from './envelope.ts'
+export {
+  type PermissionReason,
+  ServiceApiError,
+  type ServiceApiErrorInit,
+  type ServiceArea,
+  ServiceAuthenticationError,
+  ServiceConflictError,
+  ServiceConnectionError,
+  ServiceError,
+  type ServiceErrorJSON,
+  ServiceInvalidRequestError,
+  ServiceNotFoundError,
+  ServicePermissionError,
+  ServiceRateLimitError,
+  ServiceResponseError,
+  ServiceServerError,
+  ServiceTimeoutError,
+  ServiceValidationError,
+  UploadError,
+  type UploadErrorInit,
+  type ValidationIssue,
+} from './errors.ts'
+export type { paths as ServicePaths, webhooks as ServiceWebhooks } from './generated/openapi.ts'
+export { type Id, parseServiceJson, wireId } from './ids.ts'
+export { parseJson, stringifyJson } from './json.ts'
+export { type Logger, redactingLogger, silentLogger } from './logger.ts'
+export { createRedactor, REDACTED, type Redactor } from './redact.ts'
+export { type Clock, execute, type RawResponse, systemClock } from './request.ts'
+export { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from './retry.ts'
+export * from './schemas/index.ts'
+export {
+  type AttemptInit,
+  type CallOptions,
+  type ClientOptions,
+  createTransport,
+  DEFAULT_TIMEOUT_MS,
+  type SendSpec,
+  type Transport,
+} from './transport.ts'
+export type * from './types.ts'
+export { parseInput } from './validate.ts'
+export { VERSION } from './version.ts'

@@ -1,1 +1,2 @@
-export const t = 1
+export { createFakeFetch, type FakeFetch, type FakeResponder, type RecordedRequest } from './fake-fetch.ts'
+export { jsonResponse, openFailure, openSuccess, teamFailure, teamSuccess } from './envelopes.ts'

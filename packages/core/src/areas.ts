@@ -1,0 +1,93 @@
+import { ServiceValidationError, type ValidationIssue } from './errors.ts'
+import type { paths } from './generated/openapi.ts'
+import { type ClientOptions, createTransport, type Transport, type TransportInit } from './transport.ts'
+
+/** Internal: lets tests drive the transport with a fake clock. */
+type Internal = Pick<TransportInit, 'clock'>
+
+export interface TeamTransportOptions extends ClientOptions, Internal {
+  /** `{base_url}` of the service, e.g. `https://example.com` (the client adds `/api/team/...`). */
+  baseUrl: string
+  /** The team API key from the team management dashboard. */
+  apiKey: string
+}
+
+/** The open API's token: sent as `Authorization: <type> <value>`. */
+export interface OpenToken {
+  type: string
+  value: string
+}
+
+export interface OpenTransportOptions extends ClientOptions, Internal {
+  /** `{open_url}` of the service. */
+  openUrl: string
+  token: OpenToken
+}
+
+export interface SubscriptionTransportOptions extends ClientOptions, Internal {
+  openUrl: string
+  /** The API key for the subscription endpoints under `/api/service`. */
+  apiKey: string
+}
+
+/** Team API (area A): `Authorization: Bearer <TEAM_API_KEY>`, `{success, data}` envelope. */
+export function createTeamTransport(options: TeamTransportOptions): Transport<paths> {
+  check('team client options', [url('baseUrl', options.baseUrl), secret('apiKey', options.apiKey)])
+  return createTransport<paths>({
+    ...options,
+    area: 'team',
+    baseUrl: options.baseUrl,
+    authorization: `Bearer ${options.apiKey}`,
+    secrets: [options.apiKey],
+    client: 'team',
+  })
+}
+
+/** Open API paths under /open-api (area B): `Authorization: <TOKEN_TYPE> <TOKEN>`, `{code, result}` envelope. */
+export function createOpenTransport(options: OpenTransportOptions): Transport<paths> {
+  const token = options.token ?? { type: '', value: '' }
+  check('open client options', [
+    url('openUrl', options.openUrl),
+    secret('token.type', token.type),
+    secret('token.value', token.value),
+  ])
+  return createTransport<paths>({
+    ...options,
+    area: 'open',
+    baseUrl: options.openUrl,
+    authorization: `${token.type} ${token.value}`,
+    secrets: [token.value],
+    client: 'open',
+  })
+}
+
+/** Subscription paths under /api/service (area B): `Authorization: Bearer <API_KEY>`. */
+export function createSubscriptionTransport(options: SubscriptionTransportOptions): Transport<paths> {
+  check('subscription client options', [url('openUrl', options.openUrl), secret('apiKey', options.apiKey)])
+  return createTransport<paths>({
+    ...options,
+    area: 'subscription',
+    baseUrl: options.openUrl,
+    authorization: `Bearer ${options.apiKey}`,
+    secrets: [options.apiKey],
+    client: 'open',
+  })
+}
+
+function check(what: string, issues: Array<ValidationIssue | undefined>): void {
+  const found = issues.filter((i): i is ValidationIssue => i !== undefined)
+  if (found.length > 0) throw new ServiceValidationError(what, found)
+}
+
+function url(path: string, value: unknown): ValidationIssue | undefined {
+  if (typeof value !== 'string' || !URL.canParse(value)) return { path, message: 'must be an absolute URL' }
+  const { protocol } = new URL(value)
+  return protocol === 'http:' || protocol === 'https:' ? undefined : { path, message: 'must be an http(s) URL' }
+}
+
+// Header values: a missing key or one with whitespace/control characters (header injection) is refused.
+function secret(path: string, value: unknown): ValidationIssue | undefined {
+  if (typeof value !== 'string' || value === '') return { path, message: 'is required' }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  return /[\s\u0000-\u001f\u007f]/.test(value) ? { path, message: 'must not contain spaces or control characters' } : undefined
+}

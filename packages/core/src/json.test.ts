@@ -1,0 +1,57 @@
+import { describe, expect, test } from 'vitest'
+import { internals, parseJson, stringifyJson } from './json.ts'
+
+const ids = new Set(['id', 'folderIds', 'pendingInboundIdToMaterialId'])
+const BIG = '1673603133161799680'
+
+describe.each([
+  ['with source access', (text: string, keys?: ReadonlySet<string>) => parseJson(text, keys)],
+  ['fallback (quoting)', (text: string, keys: ReadonlySet<string> = new Set()) => internals.parseQuoted(text, keys)],
+])('parseJson %s', (_name, parse) => {
+  test('an integer beyond 2^53 keeps every digit', () => {
+    expect(parse(`{"size": ${BIG}, "nested": [${BIG}, 1]}`)).toEqual({ size: BIG, nested: [BIG, 1] })
+  })
+
+  test('values at id keys become strings whatever their size', () => {
+    const body = `{"id": 7, "folderIds": [1, ${BIG}], "pendingInboundIdToMaterialId": {"5": 6, "8": ${BIG}}, "roleId": 3}`
+    expect(parse(body, ids)).toEqual({
+      id: '7',
+      folderIds: ['1', BIG],
+      pendingInboundIdToMaterialId: { '5': '6', '8': BIG },
+      roleId: 3,
+    })
+  })
+
+  test('safe numbers, floats, negatives and strings are untouched', () => {
+    const body = `{"a": 1.5, "b": -12, "c": 9007199254740991, "d": "${BIG}", "e": 1e21, "f": "x\\"${BIG}"}`
+    expect(parse(body)).toEqual({ a: 1.5, b: -12, c: 9007199254740991, d: BIG, e: 1e21, f: `x"${BIG}` })
+  })
+
+  test('a negative big integer keeps its digits', () => {
+    expect(parse(`[-${BIG}]`)).toEqual([`-${BIG}`])
+  })
+
+  test('malformed JSON still throws', () => {
+    expect(() => parse('{"a":')).toThrow(SyntaxError)
+  })
+})
+
+describe('stringifyJson', () => {
+  test.each([
+    ['JSON.rawJSON', stringifyJson],
+    ['fallback (sentinel)', internals.stringifySentinel],
+  ])('writes bigint as a raw integer with %s', (_name, stringify) => {
+    expect(stringify({ folderIds: [BigInt(BIG), 2n], name: 'a\u0000b' })).toBe(
+      `{"folderIds":[${BIG},2],"name":"a\\u0000b"}`,
+    )
+  })
+
+  test('round trip keeps a 19-digit id exact', () => {
+    const text = stringifyJson({ id: BigInt(BIG) })
+    expect(parseJson(text, ids)).toEqual({ id: BIG })
+  })
+
+  test('the engine used here has source access (Node 24)', () => {
+    expect(internals.hasSourceAccess).toBe(true)
+  })
+})

@@ -1,0 +1,159 @@
+import createClient, { type Client } from 'openapi-fetch'
+import type { z } from 'zod'
+import { unwrapOpen, unwrapTeam } from './envelope.ts'
+import { type ServiceArea, ServiceResponseError } from './errors.ts'
+import type { paths } from './generated/openapi.ts'
+import { stringifyJson } from './json.ts'
+import { type Logger, redactingLogger } from './logger.ts'
+import { createRedactor, type Redactor } from './redact.ts'
+import { type Clock, execute, type RawResponse, type RequestContext, systemClock } from './request.ts'
+import { type RetryOptions, resolveRetry } from './retry.ts'
+import { VERSION } from './version.ts'
+
+/** Options every client accepts. Defaults are documented in each client's README. */
+export interface ClientOptions {
+  /** Time allowed for one attempt (connect, send, read the whole body). Default 30,000 ms. */
+  timeoutMs?: number
+  /** Retry policy, or `false` for none. Default: 2 retries with exponential backoff and jitter. */
+  retry?: RetryOptions | false
+  /** A `fetch` to use instead of the global one (proxies, tests). */
+  fetch?: typeof globalThis.fetch
+  /** Where the SDK logs (debug: every request; warn: retries). Secrets are redacted. Default: silent. */
+  logger?: Partial<Logger>
+  /** Appended to the SDK's User-Agent, e.g. `my-app/1.2`. */
+  userAgent?: string
+  /** Check every response against the SDK's schemas and throw `ServiceResponseError` on a mismatch. Default false. */
+  validateResponses?: boolean
+}
+
+/** Options of a single call. */
+export interface CallOptions {
+  /** Aborts the call; the promise rejects with the signal's reason. */
+  signal?: AbortSignal
+  /** Overrides the client's per-attempt timeout for this call. */
+  timeoutMs?: number
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000
+
+export interface TransportInit extends ClientOptions {
+  area: ServiceArea
+  baseUrl: string
+  /** The full `Authorization` header value. */
+  authorization: string
+  /** Values to scrub from anything logged or thrown. */
+  secrets: ReadonlyArray<string | undefined>
+  /** Names the client in the User-Agent, e.g. `team`. */
+  client: string
+  /** For tests: a fake clock. */
+  clock?: Clock
+}
+
+/** What one typed openapi-fetch call needs from the transport for an attempt. */
+export interface AttemptInit {
+  signal: AbortSignal
+  fetch: (request: Request) => Promise<Response>
+  parseAs: 'stream'
+}
+
+export interface SendSpec<S extends z.ZodType | undefined> {
+  method: string
+  path: string
+  idempotent: boolean
+  /** Performs the typed openapi-fetch call, passing `init` through. */
+  call: (init: AttemptInit) => Promise<unknown>
+  /** Checks the unwrapped result when `validateResponses` is on. */
+  schema?: S
+  /** Open area: also accept a bare result without the envelope. */
+  allowBare?: boolean
+}
+
+export interface Transport<Paths extends {}> {
+  readonly area: ServiceArea
+  /** openapi-fetch client for typed request building; use it only through `send`. */
+  readonly client: Client<Paths>
+  readonly redact: Redactor
+  readonly logger: Logger
+  /** Send with retries and timeouts; returns the unwrapped `data` / `result`. */
+  send<T>(spec: SendSpec<z.ZodType | undefined>, options?: CallOptions): Promise<T>
+}
+
+function userAgent(client: string, extra: string | undefined): string {
+  const runtime =
+    typeof process !== 'undefined' && process.versions?.node ? ` node/${process.versions.node}` : ''
+  return `service-sdk-js/${VERSION} (${client})${runtime}${extra ? ` ${extra}` : ''}`
+}
+
+// Browsers forbid or preflight a custom User-Agent; send it only where it is ours to set.
+const CAN_SET_USER_AGENT = typeof document === 'undefined'
+
+export function createTransport<Paths extends {}>(init: TransportInit): Transport<Paths> {
+  const redact = createRedactor(init.secrets)
+  const logger = redactingLogger(init.logger, redact)
+  const userFetch = init.fetch ?? globalThis.fetch.bind(globalThis)
+  const validate = init.validateResponses ?? false
+  const ctx: RequestContext = {
+    area: init.area,
+    timeoutMs: init.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retry: resolveRetry(init.retry),
+    logger,
+    redact,
+    clock: init.clock ?? systemClock,
+  }
+  const headers: Record<string, string> = { Authorization: init.authorization }
+  if (CAN_SET_USER_AGENT) headers['User-Agent'] = userAgent(init.client, init.userAgent)
+  const client = createClient<Paths>({ baseUrl: init.baseUrl, headers, bodySerializer: stringifyJson })
+
+  const unwrap = (spec: SendSpec<z.ZodType | undefined>, response: RawResponse): unknown => {
+    const where = { area: init.area, method: spec.method, path: spec.path, redact }
+    const value =
+      init.area === 'team'
+        ? unwrapTeam(response, where)
+        : unwrapOpen(response, where, { allowBare: spec.allowBare ?? false })
+    if (!validate || !spec.schema) return value
+    const parsed = spec.schema.safeParse(value)
+    if (parsed.success) return parsed.data
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
+    throw new ServiceResponseError({
+      status: response.status,
+      code: 'invalid_response',
+      area: init.area,
+      method: spec.method,
+      path: spec.path,
+      body: redact(value),
+      message: `The response to ${spec.method} ${spec.path} does not match the SDK's schema: ${issues}`,
+      isRetryable: false,
+    })
+  }
+
+  return {
+    area: init.area,
+    client,
+    redact,
+    logger,
+    send<T>(spec: SendSpec<z.ZodType | undefined>, options: CallOptions = {}): Promise<T> {
+      return execute(ctx, {
+        method: spec.method,
+        path: spec.path,
+        idempotent: spec.idempotent,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        async send(signal) {
+          let raw: RawResponse | undefined
+          // Read the body here, inside the attempt's time budget, and keep the raw text for the
+          // lossless parser; openapi-fetch gets an empty copy and parses nothing.
+          const fetch = async (request: Request) => {
+            const response = await userFetch(request)
+            raw = { status: response.status, headers: response.headers, text: await response.text() }
+            return new Response(null, { status: response.status, headers: response.headers })
+          }
+          await spec.call({ signal, fetch, parseAs: 'stream' })
+          if (!raw) throw new Error('the transport fetch was not called')
+          return raw
+        },
+        unwrap: (response) => unwrap(spec, response) as T,
+      })
+    },
+  }
+}
+
