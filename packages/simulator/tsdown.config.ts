@@ -1,11 +1,11 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/cli.ts'],
   format: ['esm', 'cjs'],
   dts: true,
-  platform: 'neutral',
-  target: 'es2023',
+  platform: 'node',
+  target: 'node22',
   publint: true,
   attw: { profile: 'node16' },
 })

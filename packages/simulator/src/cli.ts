@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util'
+import { startSimulator } from './start.ts'
+
+const HELP = `service-sim: the service, running locally
+
+Usage: service-sim [--port 4010] [--oss-port 4011] [--host 127.0.0.1] [--seed seed.json] [--state ./sim-state]
+
+  --port       port of the team API, open API and pages (default 4010; 0 for any)
+  --oss-port   port of the object storage (default 4011; 0 for any)
+  --host       interface to listen on (default 127.0.0.1)
+  --seed       JSON file describing teams, users, whitelists, spaces and folders
+  --state      keep state and uploaded objects in this directory across restarts
+  --json       print the URLs and credentials as one JSON line (for scripts)
+`
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '4010' },
+    'oss-port': { type: 'string', default: '4011' },
+    host: { type: 'string', default: '127.0.0.1' },
+    seed: { type: 'string' },
+    state: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+})
+
+if (values.help) {
+  process.stdout.write(HELP)
+  process.exit(0)
+}
+
+const sim = await startSimulator({
+  port: Number(values.port),
+  ossPort: Number(values['oss-port']),
+  host: values.host,
+  ...(values.seed ? { seed: values.seed } : {}),
+  ...(values.state ? { stateDir: values.state } : {}),
+})
+
+if (values.json) {
+  process.stdout.write(`${JSON.stringify({ urls: sim.urls, credentials: sim.credentials })}\n`)
+} else {
+  const { urls, credentials } = sim
+  process.stdout.write(`service-sim is running (local test credentials, not secrets of any real service)
+
+  base_url  ${urls.base}      team API: ${urls.base}/api/team/members
+  open_url  ${urls.open}      open API: ${urls.open}/open-api/standard/call/service/...
+  app_url   ${urls.app}      selector: ${urls.app}/outer/outerChoice?type=content
+  oss       ${urls.oss}      object storage (endPoint of sts-tmp)
+  control   ${urls.base}/_sim/state
+
+  team API key          ${credentials.teamApiKey}
+  open token            ${credentials.openToken.type} ${credentials.openToken.value}
+  subscription API key  ${credentials.apiKey}
+
+Try: curl -H 'Authorization: Bearer ${credentials.teamApiKey}' ${urls.base}/api/team/members
+Ctrl-C stops it.
+`)
+}
+
+const stop = async () => {
+  await sim.stop()
+  process.exit(0)
+}
+process.once('SIGINT', stop)
+process.once('SIGTERM', stop)

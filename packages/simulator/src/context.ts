@@ -1,0 +1,62 @@
+import type { Faults } from './faults.ts'
+import type { SavedMaterial } from './open/materials.ts'
+import type { ObjectStore } from './oss/index.ts'
+import type { Id, State } from './state.ts'
+
+/** Variations the live service has been seen to show (field-notes §3), switchable per test. */
+export interface Quirks {
+  /** The success code of open-area envelopes: "0" (default), 0, or "200". */
+  successCode: '0' | 0 | '200'
+  /** Answer the event-types query with a bare list instead of the envelope. */
+  bareEventTypes: boolean
+}
+
+/** Changes that produce callbacks and webhooks; implemented by the webhook sender. */
+export interface SimEvents {
+  /** material-save (or the selector's upload) saved these assets. */
+  materialsSaved(materials: SavedMaterial[], initiatorUserId: Id): void
+}
+
+/** What every part of the simulator shares. */
+export interface SimContext {
+  state: State
+  store: ObjectStore
+  faults: Faults
+  events: SimEvents
+  quirks: Quirks
+  now(): number
+  /** The object storage endpoint handed out by sts-tmp (host:port, as interface §2.3's `endPoint`). */
+  ossEndpoint(): string
+  /** How long issued STS credentials live. */
+  stsTtlMs: number
+  log(message: string, error?: unknown): void
+}
+
+/** What each metadata change of MATERIAL_METADATA_UPDATED carries (interface §6.3, by changeType). */
+export type MetadataChange =
+  | { changeType: 'BASIC'; name?: string; description?: string; score?: number; link?: string }
+  | { changeType: 'VALIDITY'; validityStatus: number; validityStatusName?: string; daysToExpire?: number; startTime?: number; endTime?: number; isPermanent?: boolean }
+  | { changeType: 'TAGS'; tagNames: string[] }
+  | { changeType: 'OWNER'; ownerUserId: Id }
+  | { changeType: 'METADATA'; metadata: Record<string, unknown>; recordId?: Id }
+  | { changeType: 'CUSTOM_FIELD'; customFields: Array<{ templateId: Id } & Record<string, unknown>> }
+
+/**
+ * Changes other than uploads, made through the control API; each emits the callbacks and
+ * asset events the live service would. Each returns the eventIds of the asset events it queued.
+ */
+export interface MaterialChanges {
+  updateMetadata(materialId: Id, change: MetadataChange): string[]
+  /** A new version of a version line: `newMaterialId` joins `coverMaterialId`'s line (action ADD). */
+  addVersion(coverMaterialId: Id, newMaterialId: Id): string[]
+  /** Make a version the cover of its line (action SET_COVER). */
+  setCover(materialId: Id): string[]
+  /** Remove a version from its line (action REMOVE): back into the folder (ADD) or to the recycle bin (DELETE). */
+  removeVersion(materialId: Id, removeType: 'ADD' | 'DELETE'): string[]
+  /** Add existing assets to a folder (MATERIAL_ADDED_TO_FOLDER; callback ADD). */
+  addToFolder(materialIds: Id[], folderId: Id): string[]
+  /** Delete to the recycle bin (MATERIAL_DELETED RECYCLE; callback DELETE). */
+  delete(materialIds: Id[]): string[]
+  /** Permanent cleanup of recycled assets (MATERIAL_DELETED PERMANENT). */
+  purge(materialIds: Id[]): string[]
+}

@@ -1,0 +1,89 @@
+import { Hono } from 'hono'
+import type { MaterialChanges, Quirks, SimContext } from './context.ts'
+import { json } from './envelopes.ts'
+import type { FaultRule, Faults } from './faults.ts'
+import { SimError } from './sim-error.ts'
+import type { StateData } from './state.ts'
+import type { WebhookSender } from './webhooks/sender.ts'
+
+/** Drive the simulator from tests: faults, quirks, changes that emit events, and inspection. */
+export interface SimulatorControl {
+  faults: Pick<Faults, 'inject' | 'clear'>
+  /** Mutable: switch live-service variations on and off. */
+  quirks: Quirks
+  /** Changes that emit callbacks and asset events (metadata, versions, delete, purge...). */
+  materials: MaterialChanges
+  webhooks: Pick<WebhookSender, 'deliveries' | 'configure' | 'idle'>
+  /** A read-only snapshot of the state (ids as decimal strings). */
+  snapshot(): StateData
+  /** Expire every STS credential issued so far (as if their lifetime had passed). */
+  expireCredentials(): void
+}
+
+export function createControl(sim: SimContext, sender: WebhookSender, materials: MaterialChanges): SimulatorControl {
+  return {
+    faults: { inject: (rule) => sim.faults.inject(rule), clear: () => sim.faults.clear() },
+    quirks: sim.quirks,
+    materials,
+    webhooks: {
+      deliveries: () => sender.deliveries(),
+      configure: (options) => sender.configure(options),
+      idle: () => sender.idle(),
+    },
+    snapshot: () => structuredClone(sim.state.data),
+    expireCredentials() {
+      for (const credential of sim.state.data.sts) credential.expiresAt = Math.min(credential.expiresAt, sim.now() - 1)
+      sim.state.commit()
+    },
+  }
+}
+
+type FaultRuleJson = Omit<FaultRule, 'match'> & { match?: Omit<NonNullable<FaultRule['match']>, 'path'> & { path?: string; pathRegex?: string } }
+
+/**
+ * The same control over HTTP under /_sim, for users driving the simulator from curl or another
+ * language. It is a local test tool: there is no authentication here.
+ */
+export function controlRoutes(control: SimulatorControl): Hono {
+  const app = new Hono()
+  app.onError((error) => {
+    const status = error instanceof SimError ? (error.kind === 'not_found' ? 404 : 400) : 500
+    return json({ error: error.message }, status)
+  })
+  app.get('/state', () => json(control.snapshot()))
+  app.post('/faults', async (c) => {
+    const rule = (await c.req.json()) as FaultRuleJson
+    const { pathRegex, ...match } = rule.match ?? {}
+    const handle = control.faults.inject({
+      ...rule,
+      ...(rule.match ? { match: { ...match, ...(pathRegex ? { path: new RegExp(pathRegex) } : {}) } } : {}),
+    })
+    return json({ injected: true, hits: handle.hits })
+  })
+  app.delete('/faults', () => {
+    control.faults.clear()
+    return json({ cleared: true })
+  })
+  app.put('/quirks', async (c) => {
+    Object.assign(control.quirks, (await c.req.json()) as Partial<Quirks>)
+    return json(control.quirks)
+  })
+  app.post('/credentials/expire', () => {
+    control.expireCredentials()
+    return json({ expired: true })
+  })
+  app.get('/webhooks/deliveries', () => json(control.webhooks.deliveries()))
+  app.put('/webhooks', async (c) => {
+    control.webhooks.configure(await c.req.json())
+    return json({ configured: true })
+  })
+  // POST /_sim/materials/delete {"args": [["1900000000000000001"]]}: any MaterialChanges method.
+  app.post('/materials/:change', async (c) => {
+    const name = c.req.param('change') as keyof MaterialChanges
+    const change = control.materials[name] as ((...args: unknown[]) => string[]) | undefined
+    if (typeof change !== 'function') throw new SimError('not_found', `No change named ${name}`)
+    const { args } = (await c.req.json()) as { args?: unknown[] }
+    return json({ eventIds: change.apply(control.materials, args ?? []) })
+  })
+  return app
+}

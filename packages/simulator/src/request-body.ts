@@ -1,0 +1,35 @@
+import { parseServiceJson } from '@service-sdk/core'
+import { SimError } from './sim-error.ts'
+
+const MAX_BODY = 1024 * 1024
+
+/**
+ * Read a JSON object body as the service does: `Content-Type: application/json` required when
+ * there is a body (interface §4 rule 1), parsed losslessly so a rounded id shows up as a wrong id.
+ */
+export async function readJson(
+  request: Request,
+  area: 'team' | 'open',
+  options: { optional?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const text = await request.text()
+  if (text.length > MAX_BODY) throw new SimError('bad_request', 'Request body too large')
+  if (text.trim() === '') {
+    if (options.optional) return {}
+    throw new SimError('bad_request', 'Request body is required')
+  }
+  const type = request.headers.get('content-type') ?? ''
+  if (!/^application\/json\b/i.test(type)) {
+    throw new SimError('bad_request', `Content-Type must be application/json (${area} API)`)
+  }
+  let body: unknown
+  try {
+    body = parseServiceJson(text)
+  } catch {
+    throw new SimError('bad_request', 'Malformed JSON body')
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new SimError('bad_request', 'The body must be a JSON object')
+  }
+  return body as Record<string, unknown>
+}

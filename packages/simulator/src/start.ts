@@ -1,0 +1,76 @@
+import type { AddressInfo } from 'node:net'
+import { type ServerType, serve } from '@hono/node-server'
+import { createSimulatorApp, type SimulatorFetch, type SimulatorOptions } from './app.ts'
+import type { SimulatorControl } from './control.ts'
+
+export interface StartOptions extends SimulatorOptions {
+  /** Port of the service (team API, open API, pages). Default 0: any free port. */
+  port?: number
+  /** Port of the object storage. Default 0: any free port. */
+  ossPort?: number
+  /** Default 127.0.0.1. */
+  host?: string
+}
+
+export interface RunningSimulator {
+  urls: {
+    /** `{base_url}`: team API at /api/team. */
+    base: string
+    /** `{open_url}`: open API at /open-api and /api/service. */
+    open: string
+    /** `{app_url}`: the folder selector at /outer/outerChoice. */
+    app: string
+    /** The object storage endpoint (also handed out by sts-tmp). */
+    oss: string
+  }
+  credentials: {
+    teamApiKey: string
+    openToken: { type: string; value: string }
+    apiKey: string
+  }
+  control: SimulatorControl
+  stop(): Promise<void>
+}
+
+function listen(fetch: SimulatorFetch, port: number, hostname: string): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname }, () => resolve(server))
+    server.once('error', reject)
+  })
+}
+
+function close(server: ServerType): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    if ('closeAllConnections' in server) server.closeAllConnections()
+  })
+}
+
+/** The simulator on real ports: what the demo, integration tests and `service-sim` use. */
+export async function startSimulator(options: StartOptions = {}): Promise<RunningSimulator> {
+  const host = options.host ?? '127.0.0.1'
+  const sim = createSimulatorApp(options)
+  const main = await listen(sim.fetch, options.port ?? 0, host)
+  const oss = await listen(sim.ossFetch, options.ossPort ?? 0, host)
+  const origin = (server: ServerType) => {
+    const { port } = server.address() as AddressInfo
+    return { url: `http://${host}:${port}`, host: `${host}:${port}` }
+  }
+  const base = origin(main).url
+  // sts-tmp's endPoint is a host, as in interface §2.3; ali-oss uses plain http for it.
+  sim.setOssEndpoint(origin(oss).host)
+  const data = sim.control.snapshot()
+  const caller = data.apiKeys[0]
+  const team = data.teams.find((t) => t.id === caller?.teamId) ?? data.teams[0]
+  const token = data.openTokens[0]
+  if (!caller || !team || !token) throw new Error('The seed defines no caller: a team, an API key and an open token are required')
+  return {
+    urls: { base, open: base, app: base, oss: origin(oss).url },
+    credentials: { teamApiKey: team.apiKey, openToken: { type: token.type, value: token.value }, apiKey: caller.key },
+    control: sim.control,
+    async stop() {
+      sim.close()
+      await Promise.all([close(main), close(oss)])
+    },
+  }
+}
