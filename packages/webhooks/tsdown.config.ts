@@ -1,10 +1,13 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // One entry per subpath export: adapters and the test double stay out of the main bundle.
+  entry: ['src/index.ts', 'src/hono.ts', 'src/node.ts', 'src/testing.ts'],
   format: ['esm', 'cjs'],
   dts: true,
-  platform: 'neutral',
+  platform: 'node',
+  // .js / .d.ts for ESM (the package is type: module), as the exports map says.
+  fixedExtension: false,
   target: 'es2023',
   publint: true,
   attw: { profile: 'node16' },

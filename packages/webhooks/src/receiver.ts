@@ -1,0 +1,336 @@
+import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
+import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts'
+import { bodyText, decodeBody } from './decode.ts'
+import { dedupeKey } from './dedupe-key.ts'
+import { describe, WebhookError, WebhookHandlerError } from './errors.ts'
+import type { KnownEventType, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from './events.ts'
+import { eventTypeOf, toEvent } from './parse.ts'
+import type { ClaimedEvent, EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
+import { sqliteStore } from './stores/sqlite.ts'
+import { lastPathSegment, tokenCheck } from './token.ts'
+import { createWorker, type ProcessingOptions, type WorkerClock } from './worker.ts'
+
+export interface WebhookReceiverOptions {
+  /**
+   * The capability token: the last path segment of the URL you subscribe
+   * (`https://example.com/webhooks/<token>`). Several tokens are all accepted (rotation).
+   * `false` turns the check off; only do that when something else authenticates the sender.
+   */
+  token: string | readonly string[] | false
+  /** Where events wait to be processed. Default `sqliteStore('webhooks.sqlite')` (in the working directory). */
+  store?: WebhookStore
+  /** Larger bodies are refused with 413 without being read to the end. Default 1 MiB. */
+  maxBodyBytes?: number
+  /** console, pino or anything with debug/info/warn/error; secrets are redacted. Default: silent. */
+  logger?: Partial<Logger>
+  processing?: ProcessingOptions & {
+    /**
+     * Start processing on the next turn of the event loop (after the `on()` calls that follow
+     * `createWebhookReceiver`). `false`: call `start()` yourself, or never (an ingest-only
+     * process, with workers elsewhere). Default true.
+     */
+    autoStart?: boolean
+  }
+  /** For tests: the time and randomness the worker uses. */
+  clock?: WorkerClock
+}
+
+export interface HandlerContext {
+  /** The event's de-duplication key: its eventId, or `sha256:<hex>` of a folder callback's content. */
+  key: string
+  /** 1 on the first run; higher when retried, or after a crash interrupted an earlier run. */
+  attempt: number
+  /** When the receiver stored it (epoch ms). */
+  receivedAt: number
+}
+
+export type WebhookHandler<E = WebhookEvent> = (event: E, context: HandlerContext) => void | Promise<void>
+
+/** A delivery as any HTTP framework can describe it; what the adapters pass to `receive()`. */
+export interface Delivery {
+  method: string
+  /** The request URL or path; its last segment is the token. Never logged. */
+  url: string
+  contentType: string | null | undefined
+  contentLength?: string | null | undefined
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Uint8Array | string | null
+}
+
+/** The answer to a delivery. */
+export interface Receipt {
+  status: number
+  headers: Record<string, string>
+  body: string
+  /** The stored event's key, when the delivery was stored (or was a duplicate). */
+  key?: string
+  duplicate?: boolean
+  error?: WebhookError
+}
+
+export interface WebhookReceiver {
+  on<T extends KnownEventType>(eventType: T | readonly T[], handler: WebhookHandler<WebhookEventOf<T>>): void
+  /** An eventType this SDK does not know yet. */
+  on(eventType: string, handler: WebhookHandler<UnknownWebhookEvent>): void
+  /** Every event, after the handlers for its type have been started. */
+  onAny(handler: WebhookHandler): void
+  /** Handler failures (each attempt), dead letters, and store failures. Never throws into the receiver. */
+  onError(handler: (error: WebhookError) => void | Promise<void>): void
+  /** Web-standard entry: Request in, Response out (Hono, Bun, Deno, Workers, Next.js route handlers). */
+  fetch(request: Request): Promise<Response>
+  /** Framework-neutral entry used by the adapters. */
+  receive(delivery: Delivery): Promise<Receipt>
+  /** Start processing stored events (done automatically unless `processing.autoStart` is false). */
+  start(): void
+  /** Stop claiming events; resolves when the handlers in flight have finished. */
+  stop(): Promise<void>
+  /** Process every event that is due now, and wait for it (for tests and scripts). */
+  drain(): Promise<void>
+  /** Stop, then close the store. */
+  close(): Promise<void>
+  /** Inspection and replay. */
+  readonly events: {
+    get(key: string): Promise<StoredEvent | undefined>
+    list(options?: ListOptions): Promise<StoredEvent[]>
+    counts(): Promise<Record<EventStatus, number>>
+    /** Run events again: the given keys (any status but processing), or by default every dead letter. */
+    requeue(keys?: readonly string[]): Promise<number>
+    /** Delete events finished (done, or dead if asked) more than `olderThanMs` ago. */
+    prune(options: { olderThanMs: number; status?: 'done' | 'dead' }): Promise<number>
+  }
+  readonly store: WebhookStore
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' }
+const ACK = JSON.stringify({ received: true })
+const ACK_DUPLICATE = JSON.stringify({ received: true, duplicate: true })
+
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  if (typeof options !== 'object' || options === null || !('token' in options)) {
+    throw new WebhookError(
+      'createWebhookReceiver needs `token` (see generateWebhookToken()), or `token: false` to turn the check off explicitly.',
+      { code: 'invalid_options' },
+    )
+  }
+  const check = tokenCheck(options.token)
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new WebhookError('maxBodyBytes must be a positive integer.', { code: 'invalid_options' })
+  }
+  const redact = createRedactor(check.secrets)
+  const logger = redactingLogger(options.logger, redact)
+  const clock = options.clock ?? { now: Date.now, random: Math.random }
+  const store = options.store ?? sqliteStore('webhooks.sqlite')
+
+  const errorLine = (error: unknown): string => redact(describe(error)).slice(0, 2000)
+  const handlers = new Map<string, WebhookHandler<never>[]>()
+  const anyHandlers: WebhookHandler[] = []
+  const errorHandlers: Array<(error: WebhookError) => void | Promise<void>> = []
+  const warnedNoHandler = new Set<string>()
+
+  function reportError(error: WebhookError): void {
+    for (const handler of errorHandlers) {
+      try {
+        Promise.resolve(handler(error)).catch((e) =>
+          logger.error('webhooks: an onError handler failed', { error: describe(e) }),
+        )
+      } catch (e) {
+        logger.error('webhooks: an onError handler failed', { error: describe(e) })
+      }
+    }
+  }
+
+  async function runEvent(stored: ClaimedEvent): Promise<void> {
+    const event = toEvent(decodeBody(stored.body))
+    const list = [...(handlers.get(event.eventType) ?? []), ...anyHandlers] as WebhookHandler[]
+    if (list.length === 0) {
+      if (!warnedNoHandler.has(event.eventType)) {
+        warnedNoHandler.add(event.eventType)
+        logger.warn('webhooks: no handler for an event type; its events are marked done', {
+          eventType: event.eventType,
+        })
+      }
+      return
+    }
+    const context: HandlerContext = {
+      key: stored.key,
+      attempt: stored.attempts,
+      receivedAt: stored.receivedAt,
+    }
+    // Handlers run side by side; if one fails the event is retried, and every handler runs again.
+    const results = await Promise.allSettled(list.map(async (handler) => handler(event, context)))
+    const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
+    if (errors.length === 1) throw errors[0]
+    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} handlers failed`)
+  }
+
+  const worker = createWorker({
+    store,
+    run: runEvent,
+    options: options.processing ?? {},
+    clock,
+    logger,
+    errorLine,
+    onFailure(event, error, retryAt) {
+      if (!event) {
+        reportError(
+          WebhookError.isInstance(error)
+            ? error
+            : new WebhookError(`The store failed: ${describe(error)}`, {
+                code: 'store_unavailable',
+                cause: error,
+              }),
+        )
+        return
+      }
+      const failure = new WebhookHandlerError({
+        key: event.key,
+        eventType: event.eventType,
+        attempt: event.attempts,
+        retryAt,
+        cause: error,
+        reason: errorLine(error),
+      })
+      const log = retryAt === undefined ? logger.error : logger.warn
+      log(`webhooks: ${redact(failure.message)}`, {
+        key: event.key,
+        eventType: event.eventType,
+        attempt: event.attempts,
+      })
+      reportError(failure)
+    },
+  })
+
+  function refuse(error: WebhookError): Receipt {
+    const status = error.status ?? 400
+    // A wrong token looks exactly like a URL that does not exist.
+    if (status === 404) return { status, headers: { 'content-type': 'text/plain' }, body: 'Not Found', error }
+    const headers: Record<string, string> = { ...JSON_HEADERS }
+    if (status === 405) headers.allow = 'POST'
+    if (status === 503) headers['retry-after'] = '1'
+    if (status === 413) headers.connection = 'close'
+    return { status, headers, body: JSON.stringify({ error: error.code, message: error.message }), error }
+  }
+
+  async function receive(delivery: Delivery): Promise<Receipt> {
+    if (!check(lastPathSegment(delivery.url))) {
+      logger.warn('webhooks: refused a request with an unknown token (404)')
+      return refuse(new WebhookError('Unknown receiver token.', { code: 'invalid_token', status: 404 }))
+    }
+    if (delivery.method !== 'POST') {
+      return refuse(new WebhookError('Only POST is accepted.', { code: 'method_not_allowed', status: 405 }))
+    }
+    if (!isJsonContentType(delivery.contentType)) {
+      return refuse(
+        new WebhookError('The body must be JSON (Content-Type: application/json).', {
+          code: 'unsupported_media_type',
+          status: 415,
+        }),
+      )
+    }
+    let key: string
+    let eventType: string
+    let text: string
+    try {
+      const { body } = delivery
+      const raw =
+        typeof body === 'string' || body instanceof Uint8Array
+          ? capped(body, maxBodyBytes)
+          : await readCapped(body, maxBodyBytes, delivery.contentLength)
+      text = typeof raw === 'string' ? raw : bodyText(raw)
+      const decoded = decodeBody(text)
+      eventType = eventTypeOf(decoded)
+      key = dedupeKey(decoded)
+    } catch (error) {
+      if (!WebhookError.isInstance(error)) throw error
+      logger.warn(`webhooks: refused a delivery (${error.status}): ${error.message}`)
+      return refuse(error)
+    }
+    let outcome: 'inserted' | 'duplicate'
+    try {
+      outcome = await store.insert({ key, eventType, body: text, receivedAt: clock.now() })
+    } catch (cause) {
+      const error = new WebhookError(
+        `The event could not be stored, so it was not acknowledged: ${describe(cause)}`,
+        {
+          code: 'store_unavailable',
+          status: 503,
+          isRetryable: true,
+          cause,
+        },
+      )
+      logger.error(`webhooks: ${error.message}`, { key, eventType })
+      reportError(error)
+      return refuse(error)
+    }
+    if (outcome === 'inserted') {
+      logger.debug('webhooks: stored an event', { key, eventType })
+      worker.wake()
+      return { status: 200, headers: JSON_HEADERS, body: ACK, key, duplicate: false }
+    }
+    logger.debug('webhooks: acknowledged a duplicate', { key, eventType })
+    return { status: 200, headers: JSON_HEADERS, body: ACK_DUPLICATE, key, duplicate: true }
+  }
+
+  // Next turn: the `on()` calls right after createWebhookReceiver() are registered by then.
+  const autoStart = options.processing?.autoStart === false ? undefined : setImmediate(() => worker.start())
+
+  const receiver: WebhookReceiver = {
+    on(eventType: string | readonly string[], handler: WebhookHandler<never>) {
+      for (const type of typeof eventType === 'string' ? [eventType] : eventType) {
+        const list = handlers.get(type) ?? []
+        list.push(handler)
+        handlers.set(type, list)
+      }
+    },
+    onAny(handler) {
+      anyHandlers.push(handler)
+    },
+    onError(handler) {
+      errorHandlers.push(handler)
+    },
+    async fetch(request) {
+      const receipt = await receive({
+        method: request.method,
+        url: request.url,
+        contentType: request.headers.get('content-type'),
+        contentLength: request.headers.get('content-length'),
+        body: request.body,
+      })
+      return new Response(receipt.body, { status: receipt.status, headers: receipt.headers })
+    },
+    receive,
+    start: () => worker.start(),
+    stop() {
+      clearImmediate(autoStart)
+      return worker.stop()
+    },
+    drain: () => worker.drain(),
+    async close() {
+      clearImmediate(autoStart)
+      await worker.stop()
+      await store.close()
+    },
+    events: {
+      get: (key) => store.get(key),
+      list: (listOptions) => store.list(listOptions),
+      counts: () => store.counts(),
+      async requeue(keys) {
+        const n = await store.requeue(keys === undefined ? { now: clock.now() } : { keys, now: clock.now() })
+        if (n > 0) worker.wake()
+        return n
+      },
+      prune: ({ olderThanMs, status }) =>
+        store.prune({ before: clock.now() - olderThanMs, ...(status === undefined ? {} : { status }) }),
+    },
+    store,
+  }
+
+  return receiver
+}
+
+function capped(body: string | Uint8Array, maxBytes: number): string | Buffer {
+  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+  if (size > maxBytes)
+    throw new WebhookError(`The body exceeds ${maxBytes} bytes.`, { code: 'payload_too_large', status: 413 })
+  return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+}

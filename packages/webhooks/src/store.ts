@@ -1,0 +1,98 @@
+/**
+ * The inbox: where received events wait to be processed. One small interface, so the embedded
+ * SQLite store, PostgreSQL and a test double are interchangeable.
+ *
+ * Life of an event: `pending` (stored, waiting for its first or next attempt) -> `processing`
+ * (claimed by a worker under a lease) -> `done`, or back to `pending` with a later
+ * `nextAttemptAt` after a failure, or `dead` after the last attempt. A `processing` event whose
+ * lease has expired (its worker crashed or hung) can be claimed again.
+ */
+export type EventStatus = 'pending' | 'processing' | 'done' | 'dead'
+
+export const EVENT_STATUSES: readonly EventStatus[] = ['pending', 'processing', 'done', 'dead']
+
+/** What the receiver stores on arrival. The token is never part of it. */
+export interface NewEvent {
+  /** The de-duplication key: the eventId, or `sha256:<hex>` of the folder callback's content. */
+  key: string
+  eventType: string
+  /** The raw body, exactly as received (lossless: ids keep every digit, unknown fields stay). */
+  body: string
+  receivedAt: number
+}
+
+export interface StoredEvent extends NewEvent {
+  status: EventStatus
+  /** Attempts started so far (a claim counts as an attempt, even if its worker crashed). */
+  attempts: number
+  /** When a `pending` event may next be claimed (epoch ms). */
+  nextAttemptAt: number
+  /** Until when a `processing` event's lease holds (epoch ms). */
+  leaseUntil: number | null
+  /** The last failure, one line, secrets removed. */
+  lastError: string | null
+  /** When it became `done` or `dead`. */
+  finishedAt: number | null
+}
+
+/** A claimed event: run it, then settle it with the same `owner`. */
+export interface ClaimedEvent extends StoredEvent {
+  status: 'processing'
+  leaseUntil: number
+}
+
+export interface ClaimOptions {
+  /** Identifies the claiming worker; settling requires the same owner (a lost lease is not settled twice). */
+  owner: string
+  limit: number
+  now: number
+  leaseMs: number
+}
+
+export type Settlement =
+  | { status: 'done'; at: number }
+  | { status: 'pending'; nextAttemptAt: number; error: string }
+  | { status: 'dead'; at: number; error: string }
+
+export interface ListOptions {
+  status?: EventStatus
+  /** Default 100. */
+  limit?: number
+  /** Continue after this key (the last key of the previous page). Pages run in arrival order. */
+  after?: string
+}
+
+export interface RequeueOptions {
+  /** These events (any status but `processing`); default: every `dead` event. */
+  keys?: readonly string[]
+  now: number
+}
+
+export interface PruneOptions {
+  /** Remove events that finished before this time (epoch ms). */
+  before: number
+  /** Default `done` only: dead letters are kept until re-queued or pruned explicitly. */
+  status?: 'done' | 'dead'
+}
+
+export interface WebhookStore {
+  /**
+   * Store an event durably. Resolves only once it would survive a crash; `duplicate` when an
+   * event with the same key exists already (in any status), in which case nothing changes.
+   */
+  insert(event: NewEvent): Promise<'inserted' | 'duplicate'>
+  /** Lease up to `limit` events: due `pending` ones, and `processing` ones whose lease expired. */
+  claim(options: ClaimOptions): Promise<ClaimedEvent[]>
+  /** Extend a lease held by `owner`; false when it was lost. */
+  renew(key: string, owner: string, leaseUntil: number): Promise<boolean>
+  /** Record the outcome of an attempt; false (and no change) when `owner` no longer holds the lease. */
+  settle(key: string, owner: string, outcome: Settlement): Promise<boolean>
+  get(key: string): Promise<StoredEvent | undefined>
+  list(options?: ListOptions): Promise<StoredEvent[]>
+  counts(): Promise<Record<EventStatus, number>>
+  /** Make events `pending` again, due now, with their attempt count reset. Returns how many. */
+  requeue(options: RequeueOptions): Promise<number>
+  /** Delete finished events. Returns how many. */
+  prune(options: PruneOptions): Promise<number>
+  close(): Promise<void>
+}

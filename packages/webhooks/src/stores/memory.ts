@@ -1,0 +1,122 @@
+import type { ClaimedEvent, EventStatus, StoredEvent, WebhookStore } from '../store.ts'
+import { countsFrom } from './rows.ts'
+
+/**
+ * An inbox in memory, for unit tests only: everything is lost when the process exits, so an
+ * event acknowledged to the sender would be lost too. Its name says so, and it lives on the
+ * `/testing` subpath, so that nobody ships it by accident.
+ */
+export function memoryStoreForTests(): WebhookStore & { readonly size: number } {
+  const events = new Map<string, StoredEvent & { owner: string | null }>()
+  const view = (e: StoredEvent & { owner: string | null }): StoredEvent => {
+    const { owner: _owner, ...rest } = e
+    return rest
+  }
+  let closed = false
+  const open = async () => {
+    if (closed) throw new Error('memoryStoreForTests: the store is closed')
+  }
+
+  return {
+    get size() {
+      return events.size
+    },
+    async insert(event) {
+      await open()
+      if (events.has(event.key)) return 'duplicate'
+      events.set(event.key, {
+        ...event,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: event.receivedAt,
+        leaseUntil: null,
+        lastError: null,
+        finishedAt: null,
+        owner: null,
+      })
+      return 'inserted'
+    },
+    async claim({ owner, limit, now, leaseMs }) {
+      await open()
+      const expired = [...events.values()]
+        .filter((e) => e.status === 'processing' && (e.leaseUntil ?? 0) <= now)
+        .sort((a, b) => (a.leaseUntil ?? 0) - (b.leaseUntil ?? 0))
+      const due = [...events.values()]
+        .filter((e) => e.status === 'pending' && e.nextAttemptAt <= now)
+        .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt)
+      return [...expired, ...due].slice(0, limit).map((e) => {
+        Object.assign(e, { status: 'processing', owner, leaseUntil: now + leaseMs, attempts: e.attempts + 1 })
+        return view(e) as ClaimedEvent
+      })
+    },
+    async renew(key, owner, leaseUntil) {
+      await open()
+      const e = events.get(key)
+      if (e?.status !== 'processing' || e.owner !== owner) return false
+      e.leaseUntil = leaseUntil
+      return true
+    },
+    async settle(key, owner, outcome) {
+      await open()
+      const e = events.get(key)
+      if (e?.status !== 'processing' || e.owner !== owner) return false
+      e.status = outcome.status
+      e.owner = null
+      e.leaseUntil = null
+      if (outcome.status === 'pending') {
+        e.nextAttemptAt = outcome.nextAttemptAt
+        e.lastError = outcome.error
+      } else {
+        e.finishedAt = outcome.at
+        if (outcome.status === 'dead') e.lastError = outcome.error
+      }
+      return true
+    },
+    async get(key) {
+      await open()
+      const e = events.get(key)
+      return e ? view(e) : undefined
+    },
+    async list({ status, limit = 100, after } = {}) {
+      await open()
+      const all = [...events.values()]
+      const start = after === undefined ? 0 : all.findIndex((e) => e.key === after) + 1
+      return all
+        .slice(start)
+        .filter((e) => status === undefined || e.status === status)
+        .slice(0, limit)
+        .map(view)
+    },
+    async counts() {
+      await open()
+      const n = new Map<EventStatus, number>()
+      for (const e of events.values()) n.set(e.status, (n.get(e.status) ?? 0) + 1)
+      return countsFrom([...n].map(([status, count]) => ({ status, n: count })))
+    },
+    async requeue({ keys, now }) {
+      await open()
+      let n = 0
+      for (const e of events.values()) {
+        const wanted = keys ? keys.includes(e.key) && e.status !== 'processing' : e.status === 'dead'
+        if (!wanted) continue
+        Object.assign(e, { status: 'pending', attempts: 0, nextAttemptAt: now, finishedAt: null })
+        n++
+      }
+      return n
+    },
+    async prune({ before, status = 'done' }) {
+      await open()
+      let n = 0
+      for (const [key, e] of events) {
+        if (e.status === status && (e.finishedAt ?? Number.POSITIVE_INFINITY) < before) {
+          events.delete(key)
+          n++
+        }
+      }
+      return n
+    },
+    async close() {
+      closed = true
+    },
+  }
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { sqliteStore } from './sqlite.ts'
+import { storeContract } from './store-contract.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'webhooks-sqlite-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+let n = 0
+const file = () => join(dir, `store-${++n}.db`)
+
+storeContract('sqliteStore', async () => sqliteStore(file()))
+
+describe('sqliteStore', () => {
+  it('survives reopening: what was acknowledged is there', async () => {
+    const path = file()
+    const a = sqliteStore(path)
+    await a.insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 })
+    await a.close()
+    const b = sqliteStore(path)
+    expect(await b.get('k')).toMatchObject({ key: 'k', status: 'pending' })
+    await b.close()
+  })
+
+  it('uses WAL and synchronous FULL by default, NORMAL when asked', async () => {
+    const { DatabaseSync } = await import('node:sqlite')
+    const full = file()
+    await sqliteStore(full).close()
+    const db = new DatabaseSync(full)
+    expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
+    db.close()
+    // synchronous is per connection: check it through a store's own connection behaviour instead.
+    const normal = sqliteStore(file(), { synchronous: 'NORMAL' })
+    await normal.close()
+    expect(() => sqliteStore(file(), { synchronous: 'OFF' as 'FULL' })).toThrow(/FULL, NORMAL or EXTRA/)
+  })
+
+  it('commits many concurrent inserts in one group', async () => {
+    const store = sqliteStore(file())
+    const outcomes = await Promise.all(
+      Array.from({ length: 500 }, (_, i) =>
+        store.insert({ key: `k${i}`, eventType: 'X', body: '{}', receivedAt: i }),
+      ),
+    )
+    expect(outcomes.every((o) => o === 'inserted')).toBe(true)
+    expect((await store.counts()).pending).toBe(500)
+    await store.close()
+  })
+
+  it('refuses work once closed, with a retryable store error', async () => {
+    const store = sqliteStore(file())
+    await store.close()
+    await expect(store.insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 })).rejects.toMatchObject(
+      {
+        code: 'store_unavailable',
+      },
+    )
+  })
+
+  it('refuses a table name that is not a plain identifier', () => {
+    expect(() => sqliteStore(file(), { table: 'x; DROP TABLE y' })).toThrow(/Invalid table name/)
+  })
+})

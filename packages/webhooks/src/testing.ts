@@ -1,0 +1,1 @@
+export { memoryStoreForTests } from './stores/memory.ts'

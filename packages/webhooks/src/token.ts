@@ -1,0 +1,68 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { WebhookError } from './errors.ts'
+
+/**
+ * The service signs nothing, so the receiver URL itself is the credential: its last path segment
+ * is a capability token. URL-safe characters only, so it never needs escaping; at least 22 of
+ * them (22 base64url characters carry 132 bits).
+ */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{22,512}$/
+
+/** A fresh capability token: 32 random bytes (256 bits), base64url. */
+export function generateWebhookToken(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+export interface TokenCheck {
+  /** Whether `candidate` is one of the current tokens. Constant time in the candidate's content. */
+  (candidate: string | undefined): boolean
+  /** The configured tokens, for the redactor; never logged. */
+  readonly secrets: readonly string[]
+}
+
+/**
+ * `token: false` disables the check; it must be said explicitly. Several tokens make rotation
+ * possible: add the new one, move the subscriptions, then drop the old one.
+ */
+export function tokenCheck(token: string | readonly string[] | false | undefined): TokenCheck {
+  if (token === false) return Object.assign(() => true, { secrets: [] as string[] })
+  const tokens = typeof token === 'string' ? [token] : token
+  if (!tokens || tokens.length === 0) {
+    throw new WebhookError(
+      'createWebhookReceiver needs `token`: the last path segment of the URL you subscribe (generate one with generateWebhookToken()). Pass `token: false` only if something else authenticates the sender.',
+      { code: 'invalid_options' },
+    )
+  }
+  for (const [i, t] of tokens.entries()) {
+    if (typeof t !== 'string' || !TOKEN_SHAPE.test(t)) {
+      // The message describes the token without repeating it.
+      throw new WebhookError(
+        `Webhook token #${i + 1} is not usable: it must be 22 to 512 characters of A-Z a-z 0-9 _ - (at least 128 bits of randomness; use generateWebhookToken()).`,
+        { code: 'invalid_options' },
+      )
+    }
+  }
+  // Hashing both sides gives equal-length inputs to timingSafeEqual, so neither the content nor
+  // the length of a token leaks through timing.
+  const digests = tokens.map(digest)
+  const check = (candidate: string | undefined): boolean => {
+    const given = digest(candidate ?? '')
+    let ok = false
+    for (const d of digests) ok = timingSafeEqual(given, d) || ok
+    return ok
+  }
+  return Object.assign(check, { secrets: [...tokens] })
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest()
+}
+
+/** The last non-empty segment of a URL path (the query string is ignored). */
+export function lastPathSegment(path: string): string | undefined {
+  const q = path.indexOf('?')
+  let end = q === -1 ? path.length : q
+  if (end > 0 && path.charCodeAt(end - 1) === 47 /* / */) end--
+  const start = path.lastIndexOf('/', end - 1) + 1
+  return start < end ? path.slice(start, end) : undefined
+}

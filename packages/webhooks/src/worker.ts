@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto'
+import type { Logger } from '@service-sdk/core'
+import { DEFAULT_RETRY, type RetryOptions, retryDelay } from './backoff.ts'
+import { describe, WebhookError } from './errors.ts'
+import type { ClaimedEvent, WebhookStore } from './store.ts'
+
+export interface ProcessingOptions {
+  /** Events run at the same time in this process. Default 8. */
+  concurrency?: number
+  /**
+   * How long a claim holds before another worker may take the event (its worker presumably
+   * crashed). Renewed while a handler runs, so a slow handler keeps its event. Default 30 s.
+   */
+  leaseMs?: number
+  /** How often the store is polled for retries that fell due and expired leases. Default 1 s. */
+  pollIntervalMs?: number
+  retry?: RetryOptions
+}
+
+export interface WorkerClock {
+  now(): number
+  random(): number
+}
+
+/** What the worker runs for one event; a `WebhookError` with code `invalid_payload` is not retried. */
+export type RunEvent = (event: ClaimedEvent) => Promise<void>
+
+/** What the worker reports for every failed attempt (and every store failure). */
+export type FailureReport = (
+  event: ClaimedEvent | undefined,
+  error: unknown,
+  retryAt: number | undefined,
+) => void
+
+export interface Worker {
+  /** Look for work now (called after each stored event). */
+  wake(): void
+  start(): void
+  /** Stop claiming; resolves when the events in flight have settled. */
+  stop(): Promise<void>
+  /** Process until nothing is due and nothing runs; events waiting for a retry are left waiting. */
+  drain(): Promise<void>
+}
+
+export function createWorker(init: {
+  store: WebhookStore
+  run: RunEvent
+  options: ProcessingOptions
+  clock: WorkerClock
+  logger: Logger
+  /** Turns an error into the one line stored as `lastError` (secrets removed). */
+  errorLine: (error: unknown) => string
+  onFailure: FailureReport
+}): Worker {
+  const { store, run, clock, logger, errorLine, onFailure } = init
+  const concurrency = positive(init.options.concurrency ?? 8, 'concurrency')
+  const leaseMs = positive(init.options.leaseMs ?? 30_000, 'leaseMs')
+  const pollIntervalMs = positive(init.options.pollIntervalMs ?? 1_000, 'pollIntervalMs')
+  const retry = { ...DEFAULT_RETRY, ...init.options.retry }
+  positive(retry.maxAttempts, 'retry.maxAttempts')
+
+  // Each claim gets its own owner string, so a run whose lease was lost and re-claimed can
+  // neither renew nor settle the event under its new owner.
+  const instance = randomBytes(6).toString('hex')
+  let claims = 0
+  const inFlight = new Set<Promise<void>>()
+  let running = false
+  let draining = 0
+  let timer: ReturnType<typeof setInterval> | undefined
+  let pumping: Promise<number> | undefined
+  let again = false
+
+  function active(): boolean {
+    return running || draining > 0
+  }
+
+  /** Claim while there is capacity; returns how many events it claimed. */
+  function pump(): Promise<number> {
+    if (pumping) {
+      again = true
+      return pumping
+    }
+    pumping = (async () => {
+      let claimed = 0
+      try {
+        do {
+          again = false
+          while (active() && inFlight.size < concurrency) {
+            const limit = concurrency - inFlight.size
+            const owner = `${instance}:${++claims}`
+            const events = await store.claim({ owner, limit, now: clock.now(), leaseMs })
+            claimed += events.length
+            for (const event of events) track(execute(event, owner))
+            if (events.length < limit) break
+          }
+        } while (again && active())
+      } catch (error) {
+        logger.error('webhooks: claiming events failed', { error: describe(error) })
+        onFailure(undefined, error, undefined)
+      } finally {
+        pumping = undefined
+      }
+      return claimed
+    })()
+    return pumping
+  }
+
+  function track(task: Promise<void>): void {
+    inFlight.add(task)
+    task.finally(() => {
+      inFlight.delete(task)
+      if (active()) void pump()
+    })
+  }
+
+  async function execute(event: ClaimedEvent, owner: string): Promise<void> {
+    // A lease that expired this many times means the worker died (or hung) on this event every
+    // time; running it again would crash again.
+    if (event.attempts > retry.maxAttempts) {
+      const error = `Not run: its lease expired on ${event.attempts - 1} attempts (the worker crashed or hung while running it).`
+      await settle(event, owner, { status: 'dead', at: clock.now(), error })
+      onFailure(event, new WebhookError(error, { code: 'handler_failed' }), undefined)
+      return
+    }
+    if (clock.now() >= event.leaseUntil) {
+      // The claim came back too late (a stalled event loop): another worker may hold it now.
+      logger.warn('webhooks: a lease expired before its handler started; not running it here', {
+        key: event.key,
+      })
+      return
+    }
+    const renewal = setInterval(
+      () => {
+        store.renew(event.key, owner, clock.now() + leaseMs).then(
+          (held) => {
+            if (!held)
+              logger.warn('webhooks: lost the lease on an event while its handler ran', { key: event.key })
+          },
+          (error) =>
+            logger.warn('webhooks: renewing a lease failed', { key: event.key, error: describe(error) }),
+        )
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    )
+    let failure: unknown
+    let failed = false
+    try {
+      await run(event)
+    } catch (error) {
+      failed = true
+      failure = error
+    } finally {
+      clearInterval(renewal)
+    }
+    if (!failed) {
+      await settle(event, owner, { status: 'done', at: clock.now() })
+      return
+    }
+    const permanent = WebhookError.isInstance(failure) && failure.code === 'invalid_payload'
+    const retryAt =
+      permanent || event.attempts >= retry.maxAttempts
+        ? undefined
+        : clock.now() + retryDelay(event.attempts, retry, clock.random)
+    const error = errorLine(failure)
+    await settle(
+      event,
+      owner,
+      retryAt === undefined
+        ? { status: 'dead', at: clock.now(), error }
+        : { status: 'pending', nextAttemptAt: retryAt, error },
+    )
+    onFailure(event, failure, retryAt)
+  }
+
+  async function settle(event: ClaimedEvent, owner: string, outcome: Parameters<WebhookStore['settle']>[2]) {
+    try {
+      const held = await store.settle(event.key, owner, outcome)
+      if (!held)
+        logger.warn('webhooks: an event was re-claimed before it settled; it may run twice', {
+          key: event.key,
+        })
+    } catch (error) {
+      // The lease will expire and the event run again: at least once, never lost.
+      logger.error('webhooks: recording an outcome failed; the event will run again', {
+        key: event.key,
+        error: describe(error),
+      })
+      onFailure(event, error, undefined)
+    }
+  }
+
+  return {
+    wake() {
+      if (active()) void pump()
+    },
+    start() {
+      if (running) return
+      running = true
+      timer = setInterval(() => void pump(), pollIntervalMs)
+      timer.unref?.()
+      void pump()
+    },
+    async stop() {
+      running = false
+      if (timer) clearInterval(timer)
+      timer = undefined
+      if (pumping) await pumping
+      await Promise.all(inFlight)
+    },
+    async drain() {
+      draining++
+      try {
+        for (;;) {
+          const claimed = await pump()
+          if (inFlight.size > 0) await Promise.race(inFlight)
+          else if (claimed === 0 && !again) {
+            // One more look: work may have been stored while the last claim was in flight.
+            if ((await pump()) === 0 && inFlight.size === 0) return
+          }
+        }
+      } finally {
+        draining--
+      }
+    },
+  }
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new WebhookError(`Processing option ${name} must be a positive number.`, {
+      code: 'invalid_options',
+    })
+  }
+  return value
+}
