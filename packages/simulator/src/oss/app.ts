@@ -1,0 +1,197 @@
+import { Hono } from 'hono'
+import { authenticate, parseAuthorization } from './auth.ts'
+import { discardBody, nodeIncoming, requestBody } from './body-source.ts'
+import { applyCors, preflight } from './cors.ts'
+import { type OssCredential, type OssRequestContext, WRITE_OPERATIONS } from './credentials.ts'
+import { newRequestId, type OssErrorCode, ossError, ossErrorFor } from './errors.ts'
+import { identify, OPERATIONS, OperationError, partNumberOf } from './operations.ts'
+import { bucketFromHost, parseQuery, type QueryParams, queryValue, splitTarget } from './request.ts'
+import { type ObjectStore, ObjectStoreError } from './store.ts'
+
+/** An early answer reads at most this much of an unwanted body before letting the connection go. */
+const MAX_DISCARD = 64 * 1024 * 1024
+
+export interface OssOptions {
+  credentials: { get(accessKeyId: string): OssCredential | undefined }
+  store: ObjectStore
+  /** The clock for signature times and credential expiry. Default `Date.now`. */
+  now?: () => number
+  /** Default 'oss-cn-hangzhou' (ali-oss's default); V4 signatures must be scoped to it. */
+  region?: string
+  /** Bucket for requests whose Host does not name one (cname endpoints, browsers on an IP). */
+  bucket?: string
+  /** Fault hook, called after the operation is identified and before it runs: return a Response to answer with it instead. */
+  beforeRequest?: (
+    ctx: OssRequestContext,
+    request: Request,
+  ) => Response | undefined | Promise<Response | undefined>
+  /** Where unexpected failures are reported (not client disconnects). Default: console.error. */
+  log?: (message: string, error?: unknown) => void
+}
+
+/**
+ * The object storage as a Hono app, on its own origin as real OSS is. With an IP endpoint
+ * ali-oss requests `http://127.0.0.1:PORT/<key>` with `Host: <bucket>.<region>.aliyuncs.com`;
+ * with `cname` (or from a browser) the Host names no bucket and `options.bucket` applies.
+ */
+export function createOssApp(options: OssOptions): Hono {
+  const handle = ossHandler(options)
+  const app = new Hono()
+  app.all('*', (c) => handle(c.req.raw, c.env))
+  return app
+}
+
+/** The same as a plain fetch handler; `env` may carry Node's request (`env.incoming`). */
+export function ossHandler(options: OssOptions): (request: Request, env?: unknown) => Promise<Response> {
+  const now = options.now ?? Date.now
+  const region = options.region ?? 'oss-cn-hangzhou'
+  const signingRegion = region.replace(/^oss-/, '')
+  const log = options.log ?? ((message, error) => console.error(`[oss] ${message}`, error ?? ''))
+
+  async function route(request: Request, env: unknown, requestId: string): Promise<Response> {
+    const method = request.method.toUpperCase()
+    const head = method === 'HEAD'
+    const url = new URL(request.url)
+    const bucket = bucketFromHost(request.headers.get('host') ?? url.host, options.bucket)
+    const fail = (code: OssErrorCode, message?: string, fields: Record<string, string> = {}) =>
+      ossErrorFor(code, {
+        message,
+        head,
+        fields: {
+          RequestId: requestId,
+          HostId: bucket ? `${bucket}.${region}.aliyuncs.com` : `${region}.aliyuncs.com`,
+          ...fields,
+        },
+      })
+
+    if (method === 'OPTIONS') {
+      const answer = preflight(request)
+      if ('refused' in answer) return fail('AccessForbidden', answer.refused)
+      return new Response(null, answer)
+    }
+
+    // The raw request line when Node gives it: URL parsing would normalise `a/../b` in a key.
+    const raw = nodeIncoming(env)?.url
+    const { path, search } = raw?.startsWith('/')
+      ? splitTarget(raw)
+      : { path: url.pathname, search: url.search }
+    let key: string
+    let query: QueryParams
+    try {
+      key = decodeURIComponent(path.slice(1))
+      query = parseQuery(search)
+    } catch {
+      return fail('InvalidURI')
+    }
+    if (!bucket)
+      return fail('InvalidBucketName', 'The Host names no bucket and the simulator has no default bucket.')
+    if (Buffer.byteLength(key) > 1023)
+      return fail('InvalidObjectName', 'The object name must be at most 1023 bytes.')
+
+    const identified = identify(method, key, query, request.headers)
+    if ('code' in identified) return fail(identified.code, identified.message)
+    const { op } = identified
+
+    const signable = { method, bucket, key, query, headers: request.headers }
+    const authorization = parseAuthorization(signable)
+    const partNumber = op === 'UploadPart' ? partNumberOf(query) : undefined
+    const uploadId = queryValue(query, 'uploadId')
+    const ctx: OssRequestContext = {
+      op,
+      method,
+      bucket,
+      key,
+      ...('accessKeyId' in authorization && authorization.accessKeyId
+        ? { accessKeyId: authorization.accessKeyId }
+        : {}),
+      ...(partNumber !== undefined ? { partNumber } : {}),
+      ...(uploadId !== undefined && op !== 'PutObject' && op !== 'GetObject' ? { uploadId } : {}),
+    }
+    // Before authentication, so a hook that expires the credential makes this very request fail.
+    const injected = await options.beforeRequest?.(ctx, request)
+    if (injected) return injected
+
+    const result = authenticate(signable, authorization, {
+      credentials: options.credentials,
+      now: now(),
+      region: signingRegion,
+    })
+    if ('failure' in result) return fail(result.failure.code, result.failure.message, result.failure.fields)
+    const { credential } = result
+    if (credential.bucket !== bucket)
+      return fail('AccessDenied', 'The bucket you access does not belong to you.')
+    if (WRITE_OPERATIONS.has(op) && !key.startsWith(credential.dir)) {
+      return fail(
+        'AccessDenied',
+        `Access denied by authorizer's policy: writes are allowed under ${credential.dir} only.`,
+      )
+    }
+
+    try {
+      return await OPERATIONS[op]({
+        store: options.store,
+        bucket,
+        key,
+        query,
+        headers: request.headers,
+        body: () => requestBody(request, env),
+        origin: `${url.protocol}//${request.headers.get('host') ?? url.host}`,
+      })
+    } catch (error) {
+      if (error instanceof ObjectStoreError || error instanceof OperationError) {
+        return fail(error.code, error.message === error.code ? undefined : error.message, { ...error.fields })
+      }
+      throw error
+    }
+  }
+
+  return async (request, env) => {
+    const requestId = newRequestId()
+    let response: Response
+    try {
+      response = await route(request, env, requestId)
+    } catch (error) {
+      if (!clientGone(error)) log(`${request.method} ${request.url} failed`, error)
+      response = ossError(
+        500,
+        'InternalError',
+        'We encountered an internal error. Please try again.',
+        request.method === 'HEAD',
+        {
+          RequestId: requestId,
+        },
+      )
+    }
+    if (response.status >= 300) await discardBody(request, env, MAX_DISCARD)
+    return finish(request, response, requestId)
+  }
+}
+
+/** Every answer, the hook's included: a request id, the server name, CORS. */
+function finish(request: Request, response: Response, requestId: string): Response {
+  const decorate = (headers: Headers) => {
+    if (!headers.has('x-oss-request-id')) headers.set('x-oss-request-id', requestId)
+    headers.set('server', 'AliyunOSS')
+    applyCors(request, headers)
+  }
+  try {
+    decorate(response.headers)
+    return response
+  } catch {
+    // Immutable headers (a Response from fetch): copy it.
+    const copy = new Response(response.body, response)
+    decorate(copy.headers)
+    return copy
+  }
+}
+
+/** The client hung up mid-body: not the simulator's failure. */
+function clientGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return (
+    code === 'ECONNRESET' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    code === 'ECONNABORTED' ||
+    (error instanceof Error && error.message === 'aborted')
+  )
+}

@@ -1,0 +1,103 @@
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
+import { type FileHandle, open, rename, rm, writeFile } from 'node:fs/promises'
+import { finished } from 'node:stream/promises'
+import { type Digested, digestInto } from './digest.ts'
+import type { ByteSource } from './store.ts'
+
+/**
+ * Streams a body into a new file, hashing as it goes. Writes queue in a 1 MiB buffer and are
+ * flushed with writev, so the body's next chunks are read while the disk catches up; the file
+ * is removed when anything fails (client gone, disk full).
+ */
+export async function writeBodyToFile(path: string, body: ByteSource): Promise<Digested> {
+  const out = createWriteStream(path, { flags: 'wx', highWaterMark: 1 << 20 })
+  let failure: unknown
+  out.on('error', (error) => {
+    failure ??= error
+  })
+  try {
+    const digest = await digestInto(body, (chunk) => {
+      if (failure) throw failure
+      if (!out.write(chunk)) return once(out, 'drain').then(() => undefined)
+    })
+    out.end()
+    await finished(out)
+    return digest
+  } catch (error) {
+    out.destroy()
+    await rm(path, { force: true })
+    throw error
+  }
+}
+
+/** Replaces `target` in one step: readers see the old JSON or the new, never half of one. */
+export async function writeJsonAtomic(target: string, scratch: string, value: unknown): Promise<void> {
+  await writeFile(scratch, JSON.stringify(value))
+  await rename(scratch, target)
+}
+
+export interface Segment {
+  handle: FileHandle
+  size: number
+}
+
+const READ_SIZE = 256 * 1024
+
+/**
+ * A Web stream over consecutive file segments, limited to [start, end] (inclusive). The files are
+ * open before the stream is handed out, so deleting or replacing the object meanwhile cannot cut
+ * it short. Handles close at the end, on error, and on cancel.
+ */
+export function segmentStream(
+  segments: readonly Segment[],
+  start: number,
+  end: number,
+): ReadableStream<Uint8Array> {
+  let index = 0
+  let segmentStart = 0 // absolute offset of segments[index]
+  let position = start
+  let closed = false
+  const closeAll = async () => {
+    if (closed) return
+    closed = true
+    await Promise.allSettled(segments.map((s) => s.handle.close()))
+  }
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        while (index < segments.length && position >= segmentStart + (segments[index] as Segment).size) {
+          segmentStart += (segments[index] as Segment).size
+          index++
+        }
+        const segment = segments[index]
+        if (position > end || !segment) {
+          await closeAll()
+          controller.close()
+          return
+        }
+        const length = Math.min(READ_SIZE, end + 1 - position, segmentStart + segment.size - position)
+        const buffer = Buffer.allocUnsafe(length)
+        const { bytesRead } = await segment.handle.read(buffer, 0, length, position - segmentStart)
+        if (bytesRead === 0) throw new Error('Object data is shorter than its recorded size')
+        position += bytesRead
+        controller.enqueue(buffer.subarray(0, bytesRead))
+      } catch (error) {
+        await closeAll()
+        controller.error(error)
+      }
+    },
+    cancel: closeAll,
+  })
+}
+
+export async function openSegments(paths: readonly { path: string; size: number }[]): Promise<Segment[]> {
+  const opened: Segment[] = []
+  try {
+    for (const { path, size } of paths) opened.push({ handle: await open(path, 'r'), size })
+    return opened
+  } catch (error) {
+    await Promise.allSettled(opened.map((s) => s.handle.close()))
+    throw error
+  }
+}
