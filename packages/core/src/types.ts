@@ -1,0 +1,83 @@
+import type { z } from 'zod'
+import type { components } from './generated/openapi.ts'
+import type {
+  createMemberInputSchema,
+  eventSubscribeInputSchema,
+  folderSubscribeInputSchema,
+  idSchema,
+  impersonateOptionsSchema,
+  inviteMemberInputSchema,
+  materialInputSchema,
+  materialSaveInputSchema,
+} from './schemas/index.ts'
+
+// Friendly names for the types generated from spec/openapi.yaml. They describe the SDK's view of
+// the wire: every id is a string of decimal digits.
+type Schemas = components['schemas']
+
+/** A 64-bit id as a string of decimal digits (on the wire: a JSON integer, often beyond 2^53). */
+export type Id = Schemas['Id']
+
+// Area A
+export type TeamMember = Schemas['TeamMember']
+export type CreatedMember = Schemas['CreatedMember']
+export type Impersonation = Schemas['Impersonation']
+export type CreateMemberInput = Schemas['CreateMemberInput']
+export type InviteMemberInput = Schemas['InviteMemberInput']
+export type ImpersonateOptions = Schemas['ImpersonateOptions']
+
+// Area B
+export type OpenCode = Schemas['OpenCode']
+export type UploadCredential = Schemas['UploadCredential']
+export type OrgSpace = Schemas['OrgSpace']
+export type RoleCode = Schemas['RoleCode']
+export type MaterialInput = Schemas['MaterialInput']
+export type MaterialSaveInput = Schemas['MaterialSaveInput']
+export type SavedMaterial = Schemas['SavedMaterial']
+export type SubscriptionOperation = Schemas['SubscriptionOperation']
+export type FolderEventType = Schemas['FolderEventType']
+export type FolderSubscribeRequest = Schemas['FolderSubscribeRequest']
+export type AssetEventType = Schemas['AssetEventType']
+export type EventSubscribeRequest = Schemas['EventSubscribeRequest']
+export type EventTypeEntry = Schemas['EventTypeEntry']
+
+// Folder-content callback
+export type MaterialCallbackAsset = Schemas['MaterialCallbackAsset']
+export type FolderContentCallback = Schemas['FolderContentCallback']
+
+// Asset events
+export type MaterialInboundCompletedEvent = Schemas['MaterialInboundCompletedEvent']
+export type MaterialInboundCompletedPayload = Schemas['MaterialInboundCompletedPayload']
+export type InboundUploadResult = Schemas['InboundUploadResult']
+export type MaterialAddedToFolderEvent = Schemas['MaterialAddedToFolderEvent']
+export type MaterialAddedToFolderPayload = Schemas['MaterialAddedToFolderPayload']
+export type MaterialMetadataUpdatedEvent = Schemas['MaterialMetadataUpdatedEvent']
+export type MaterialMetadataUpdatedPayload = Schemas['MaterialMetadataUpdatedPayload']
+export type MetadataChangeType = MaterialMetadataUpdatedPayload['changeType']
+export type BasicChange = Schemas['BasicChange']
+export type ValidityChange = Schemas['ValidityChange']
+export type TagsChange = Schemas['TagsChange']
+export type OwnerChange = Schemas['OwnerChange']
+export type MetadataChange = Schemas['MetadataChange']
+export type CustomFieldChange = Schemas['CustomFieldChange']
+export type CustomFieldValue = Schemas['CustomFieldValue']
+export type MaterialVersionChangedEvent = Schemas['MaterialVersionChangedEvent']
+export type MaterialVersionChangedPayload = Schemas['MaterialVersionChangedPayload']
+export type VersionAction = Schemas['VersionAction']
+export type MaterialDeletedEvent = Schemas['MaterialDeletedEvent']
+export type MaterialDeletedPayload = Schemas['MaterialDeletedPayload']
+export type DeletedMaterialSnapshot = Schemas['DeletedMaterialSnapshot']
+export type AssetEvent = Schemas['AssetEvent']
+
+// What the SDK's methods accept: the input schemas' input types, where an id may also be a safe
+// integer or a bigint (the schemas turn it into its decimal string).
+
+/** An id as accepted from callers: decimal digits, a safe non-negative integer, or a bigint. */
+export type IdLike = z.input<typeof idSchema>
+export type CreateMemberParams = z.input<typeof createMemberInputSchema>
+export type InviteMemberParams = z.input<typeof inviteMemberInputSchema>
+export type ImpersonateParams = z.input<typeof impersonateOptionsSchema>
+export type MaterialParams = z.input<typeof materialInputSchema>
+export type MaterialSaveParams = z.input<typeof materialSaveInputSchema>
+export type FolderSubscribeParams = z.input<typeof folderSubscribeInputSchema>
+export type EventSubscribeParams = z.input<typeof eventSubscribeInputSchema>
