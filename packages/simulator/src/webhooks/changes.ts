@@ -1,0 +1,132 @@
+import type { MaterialChanges, SimContext } from '../context.ts'
+import { SimError } from '../sim-error.ts'
+import type { Material } from '../state.ts'
+import { deletedSnapshot } from './asset-snapshot.ts'
+import { callbackAsset, identifyingAsset } from './callback-assets.ts'
+import { byFolder, bySpace, type Emitter } from './emitter.ts'
+import { existing, idListOf, idOf, live } from './material-lookup.ts'
+import { applyMetadataChange } from './metadata-change.ts'
+import { addVersion, removeVersion, setCover } from './version-changes.ts'
+
+const sent = (...eventIds: Array<string | undefined>) =>
+  eventIds.filter((id): id is string => id !== undefined)
+
+/**
+ * Changes made through the control API. Each checks everything before changing anything,
+ * commits the state, then emits what the live service would. Changes carry no acting user, so
+ * callbacks name the asset's owner as userId.
+ */
+export function createMaterialChanges(
+  sim: SimContext,
+  emitter: Emitter,
+  downloadUrlOf: (m: Material) => string | null,
+): MaterialChanges {
+  const fullAsset = (m: Material) => callbackAsset(sim, m, m.ownerUserId, downloadUrlOf(m))
+
+  /** The snapshot fields are untouched by deletion, so this may run after the state changed. */
+  function deleted(materials: Material[], deleteAction: 'RECYCLE' | 'PERMANENT'): string[] {
+    return [...bySpace(materials)]
+      .map(([space, inSpace]) =>
+        emitter.assetEvent(space, 'MATERIAL_DELETED', {
+          materialIds: inSpace.map((m) => BigInt(m.id)),
+          deleteAction,
+          materials: inSpace.map(deletedSnapshot),
+        }),
+      )
+      .filter((id): id is string => id !== undefined)
+  }
+
+  return {
+    updateMetadata(materialId, change) {
+      const m = live(sim, materialId)
+      const { previousId, item } = applyMetadataChange(sim, m, change)
+      sim.state.commit()
+      emitter.folderCallback(m.folderId, m.space, 'UPDATE', [fullAsset(m)])
+      return sent(
+        emitter.assetEvent(m.space, 'MATERIAL_METADATA_UPDATED', {
+          changeType: change.changeType,
+          materialIds: [BigInt(previousId)],
+          materials: [item],
+        }),
+      )
+    },
+
+    addVersion(coverMaterialId, newMaterialId) {
+      const cover = live(sim, coverMaterialId, 'coverMaterialId')
+      const added = live(sim, newMaterialId, 'newMaterialId')
+      const payload = addVersion(sim, cover, added)
+      sim.state.commit()
+      return sent(emitter.assetEvent(cover.space, 'MATERIAL_VERSION_CHANGED', payload))
+    },
+
+    setCover(materialId) {
+      const m = live(sim, materialId)
+      const payload = setCover(sim, m)
+      sim.state.commit()
+      return sent(emitter.assetEvent(m.space, 'MATERIAL_VERSION_CHANGED', payload))
+    },
+
+    removeVersion(materialId, removeType) {
+      const m = live(sim, materialId)
+      const payload = removeVersion(sim, m, removeType)
+      sim.state.commit()
+      return sent(emitter.assetEvent(m.space, 'MATERIAL_VERSION_CHANGED', payload))
+    },
+
+    addToFolder(materialIds, folderId) {
+      const target = idOf(folderId, 'folderId')
+      if (target === '0')
+        throw new SimError('bad_request', 'folderId must name a folder (the root is not one)')
+      const folder = sim.state.folder(target)
+      if (!folder) throw new SimError('not_found', `Folder not found: ${target}`)
+      const materials = idListOf(materialIds, 'materialIds').map((id) => live(sim, id))
+      for (const m of materials) {
+        if (m.space !== folder.space)
+          throw new SimError('bad_request', `Material ${m.id} is not in the space of folder ${target}`)
+      }
+      // "An existing relation is not pushed again." The state holds one folder per asset, so
+      // adding moves the asset; the old folder's subscribers are not told (its relation would remain).
+      const added = materials.filter((m) => m.folderId !== target)
+      if (added.length === 0) return []
+      for (const m of added) m.folderId = target
+      sim.state.commit()
+      emitter.folderCallback(target, folder.space, 'ADD', added.map(fullAsset))
+      const covers = [...new Set(added.map((m) => m.coverId ?? m.id))]
+      return sent(
+        emitter.assetEvent(folder.space, 'MATERIAL_ADDED_TO_FOLDER', {
+          materialIds: covers.map((id) => BigInt(id)),
+          folderIds: [BigInt(target)],
+        }),
+      )
+    },
+
+    delete(materialIds) {
+      const materials = idListOf(materialIds, 'materialIds').map((id) => live(sim, id))
+      const callbacks = [...byFolder(materials)].map(
+        ([folderId, inFolder]) =>
+          [
+            folderId,
+            inFolder[0] as Material,
+            inFolder.map((m) => identifyingAsset(sim, m, m.ownerUserId)),
+          ] as const,
+      )
+      for (const m of materials) m.deleted = 'RECYCLE'
+      sim.state.commit()
+      for (const [folderId, first, assets] of callbacks)
+        emitter.folderCallback(folderId, first.space, 'DELETE', assets)
+      return deleted(materials, 'RECYCLE')
+    },
+
+    purge(materialIds) {
+      const materials = idListOf(materialIds, 'materialIds').map((id) => {
+        const m = existing(sim, id)
+        if (m.deleted !== 'RECYCLE')
+          throw new SimError('bad_request', `Material ${id} is not in the recycle bin: delete it first`)
+        return m
+      })
+      for (const m of materials) m.deleted = 'PERMANENT'
+      sim.state.commit()
+      return deleted(materials, 'PERMANENT')
+    },
+  }
+}
