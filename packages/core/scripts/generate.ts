@@ -192,7 +192,38 @@ function idKeysOf(spec: Json): string[] {
   return keys.sort()
 }
 
-function idKeysModule(keys: readonly string[]): string {
+/**
+ * The id keys whose values travel as JSON integers (`Id`); the rest (`IdString`, e.g. a callback's
+ * `userId`) are strings on the wire. A key may not be both.
+ */
+function integerIdKeysOf(spec: Json, idKeys: readonly string[]): string[] {
+  const kinds = new Map<string, Set<string>>()
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit)
+    if (!isNode(node)) return
+    if (isNode(node.properties)) {
+      for (const [name, schema] of Object.entries(node.properties)) {
+        if (!idKeys.includes(name)) continue
+        const text = JSON.stringify(schema, (_k, v) => (typeof v === 'bigint' ? String(v) : v))
+        const set = kinds.get(name) ?? new Set<string>()
+        if (text.includes('#/components/schemas/IdString')) set.add('string')
+        if (text.includes('#/components/schemas/Id"') || text.includes('int64')) set.add('integer')
+        kinds.set(name, set)
+      }
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key !== 'example' && key !== 'examples' && !key.startsWith('x-')) visit(value)
+    }
+  }
+  visit(spec)
+  const both = [...kinds].filter(([, set]) => set.size > 1).map(([name]) => name)
+  if (both.length > 0) {
+    throw new SpecError(`id keys must be Id (integer) everywhere or IdString everywhere: ${both.join(', ')}`)
+  }
+  return [...kinds].filter(([, set]) => set.has('integer')).map(([name]) => name).sort()
+}
+
+function idKeysModule(keys: readonly string[], integerKeys: readonly string[]): string {
   return [
     HEADER,
     '/**',
@@ -201,6 +232,11 @@ function idKeysModule(keys: readonly string[]): string {
     ' */',
     'export const ID_KEYS: ReadonlySet<string> = new Set([',
     ...keys.map((key) => `  '${key}',`),
+    '])',
+    '',
+    '/** The id keys whose values are JSON integers on the wire (Id, not IdString): the serializer writes them raw. */',
+    'export const INTEGER_ID_KEYS: ReadonlySet<string> = new Set([',
+    ...integerKeys.map((key) => `  '${key}',`),
     '])',
     '',
   ].join('\n')
@@ -214,7 +250,7 @@ async function main(): Promise<number> {
   const idKeys = idKeysOf(spec)
   const files = new Map([
     ['openapi.ts', await generateTypes(withSdkExamples(spec, new Set(idKeys)))],
-    ['ids.ts', idKeysModule(idKeys)],
+    ['ids.ts', idKeysModule(idKeys, integerIdKeysOf(spec, idKeys))],
   ])
 
   if (!check) {

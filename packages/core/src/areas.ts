@@ -82,12 +82,16 @@ function check(what: string, issues: Array<ValidationIssue | undefined>): void {
 function url(path: string, value: unknown): ValidationIssue | undefined {
   if (typeof value !== 'string' || !URL.canParse(value)) return { path, message: 'must be an absolute URL' }
   const { protocol } = new URL(value)
-  return protocol === 'http:' || protocol === 'https:' ? undefined : { path, message: 'must be an http(s) URL' }
+  return protocol === 'http:' || protocol === 'https:'
+    ? undefined
+    : { path, message: 'must be an http(s) URL' }
 }
 
 // Header values: a missing key or one with whitespace/control characters (header injection) is refused.
 function secret(path: string, value: unknown): ValidationIssue | undefined {
   if (typeof value !== 'string' || value === '') return { path, message: 'is required' }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  return /[\s\u0000-\u001f\u007f]/.test(value) ? { path, message: 'must not contain spaces or control characters' } : undefined
+  return /[\s\u0000-\u001f\u007f]/.test(value)
+    ? { path, message: 'must not contain spaces or control characters' }
+    : undefined
 }

@@ -14,11 +14,20 @@ import {
 import { createRedactor } from './redact.ts'
 import type { RawResponse } from './request.ts'
 
-const team: EnvelopeContext = { area: 'team', method: 'GET', path: '/api/team/members', redact: createRedactor(['sk_secret_value']) }
+const team: EnvelopeContext = {
+  area: 'team',
+  method: 'GET',
+  path: '/api/team/members',
+  redact: createRedactor(['sk_secret_value']),
+}
 const open: EnvelopeContext = { ...team, area: 'open', path: '/open-api/standard/call/service/org-info' }
 
 function raw(status: number, body: unknown, headers: Record<string, string> = {}): RawResponse {
-  return { status, headers: new Headers(headers), text: typeof body === 'string' ? body : JSON.stringify(body) }
+  return {
+    status,
+    headers: new Headers(headers),
+    text: typeof body === 'string' ? body : JSON.stringify(body),
+  }
 }
 
 function caught(run: () => unknown): unknown {
@@ -32,7 +41,8 @@ function caught(run: () => unknown): unknown {
 
 describe('unwrapTeam', () => {
   test('returns data, with ids as exact strings', () => {
-    const body = '{"success":true,"data":[{"id":1673603133161799680,"name":"Ada","email":"a@acme.com","createdAt":"2025-01-01T00:00:00Z"}]}'
+    const body =
+      '{"success":true,"data":[{"id":1673603133161799680,"name":"Ada","email":"a@acme.com","createdAt":"2025-01-01T00:00:00Z"}]}'
     expect(unwrapTeam(raw(200, body), team)).toEqual([
       { id: '1673603133161799680', name: 'Ada', email: 'a@acme.com', createdAt: '2025-01-01T00:00:00Z' },
     ])
@@ -47,7 +57,9 @@ describe('unwrapTeam', () => {
     [500, ServiceServerError, 'server_error'],
     [503, ServiceServerError, 'server_error'],
   ] as const)('HTTP %i maps to its class', (status, Class, code) => {
-    const error = caught(() => unwrapTeam(raw(status, { success: false, error: 'Unauthorized: API Key is required' }), team))
+    const error = caught(() =>
+      unwrapTeam(raw(status, { success: false, error: 'Unauthorized: API Key is required' }), team),
+    )
     expect(Class.isInstance(error)).toBe(true)
     expect(error).toMatchObject({ status, code, area: 'team', method: 'GET', path: '/api/team/members' })
     expect((error as Error).message).toContain('Unauthorized: API Key is required')
@@ -55,7 +67,10 @@ describe('unwrapTeam', () => {
 
   test('403 whitelist carries the domain and says what to do', () => {
     const error = caught(() =>
-      unwrapTeam(raw(403, { success: false, error: "Email domain 'Gmail.com' is not in the team's whitelist" }), team),
+      unwrapTeam(
+        raw(403, { success: false, error: "Email domain 'Gmail.com' is not in the team's whitelist" }),
+        team,
+      ),
     )
     expect(ServicePermissionError.isInstance(error)).toBe(true)
     expect(error).toMatchObject({ reason: 'domain-not-whitelisted', domain: 'gmail.com' })
@@ -68,7 +83,9 @@ describe('unwrapTeam', () => {
   })
 
   test('Retry-After is read from a 429', () => {
-    const error = caught(() => unwrapTeam(raw(429, { success: false, error: 'slow' }, { 'retry-after': '2' }), team))
+    const error = caught(() =>
+      unwrapTeam(raw(429, { success: false, error: 'slow' }, { 'retry-after': '2' }), team),
+    )
     expect(error).toMatchObject({ retryAfterMs: 2000, isRetryable: true })
   })
 
@@ -88,7 +105,10 @@ describe('unwrapTeam', () => {
 
   test('secrets echoed by the service are redacted from message and body', () => {
     const error = caught(() =>
-      unwrapTeam(raw(401, { success: false, error: 'bad key sk_secret_value', apiKey: 'sk_secret_value' }), team),
+      unwrapTeam(
+        raw(401, { success: false, error: 'bad key sk_secret_value', apiKey: 'sk_secret_value' }),
+        team,
+      ),
     ) as ServiceApiError
     expect(JSON.stringify(error.toJSON())).not.toContain('sk_secret_value')
     expect(error.message).not.toContain('sk_secret_value')
@@ -97,7 +117,9 @@ describe('unwrapTeam', () => {
 
 describe('unwrapOpen', () => {
   test.each(['0', 0, '200'])('success code %j returns result', (code) => {
-    expect(unwrapOpen(raw(200, { code, message: 'ok', result: { orgList: [] } }), open)).toEqual({ orgList: [] })
+    expect(unwrapOpen(raw(200, { code, message: 'ok', result: { orgList: [] } }), open)).toEqual({
+      orgList: [],
+    })
   })
 
   test.each([
@@ -108,16 +130,25 @@ describe('unwrapOpen', () => {
     ['MS100001', ServiceServerError, true],
     ['MS100003', ServiceRateLimitError, true],
   ] as const)('code %s maps to its class (retryable %s)', (code, Class, retryable) => {
-    const error = caught(() => unwrapOpen(raw(200, { code, message: 'm', result: null, traceId: 't-1' }), open))
+    const error = caught(() =>
+      unwrapOpen(raw(200, { code, message: 'm', result: null, traceId: 't-1' }), open),
+    )
     expect(Class.isInstance(error)).toBe(true)
     expect(error).toMatchObject({ code, traceId: 't-1', status: 200, isRetryable: retryable })
     expect((error as Error).message).toContain('(traceId t-1)')
   })
 
   test('an unknown failure code is a plain ServiceApiError carrying code, message and traceId', () => {
-    const error = caught(() => unwrapOpen(raw(200, { code: 'MB100005', message: 'business failure', traceId: 'x' }), open))
+    const error = caught(() =>
+      unwrapOpen(raw(200, { code: 'MB100005', message: 'business failure', traceId: 'x' }), open),
+    )
     expect(error).toBeInstanceOf(ServiceApiError)
-    expect(error).toMatchObject({ name: 'ServiceApiError', code: 'MB100005', traceId: 'x', isRetryable: false })
+    expect(error).toMatchObject({
+      name: 'ServiceApiError',
+      code: 'MB100005',
+      traceId: 'x',
+      isRetryable: false,
+    })
   })
 
   test('capability refusals are told apart', () => {

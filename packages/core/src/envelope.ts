@@ -48,7 +48,11 @@ export interface OpenUnwrapOptions {
 }
 
 /** Open area: `{code, message, result, traceId?}` where code "0" is success. Returns `result`. */
-export function unwrapOpen(response: RawResponse, ctx: EnvelopeContext, options: OpenUnwrapOptions = {}): unknown {
+export function unwrapOpen(
+  response: RawResponse,
+  ctx: EnvelopeContext,
+  options: OpenUnwrapOptions = {},
+): unknown {
   const body = parseBody(response, ctx)
   const ok = response.status >= 200 && response.status < 300
   if (ok && options.allowBare && Array.isArray(body)) return body
@@ -61,14 +65,21 @@ export function unwrapOpen(response: RawResponse, ctx: EnvelopeContext, options:
   const init: ServiceApiErrorInit = {
     ...base(response, ctx, body),
     code: String(body.code),
-    message: ctx.redact(typeof body.message === 'string' && body.message ? body.message : `service code ${String(body.code)}`),
+    message: ctx.redact(
+      typeof body.message === 'string' && body.message ? body.message : `service code ${String(body.code)}`,
+    ),
   }
   throw ok ? errorForOpenCode(init) : errorForStatus(init)
 }
 
 function throwStatus(response: RawResponse, ctx: EnvelopeContext, body: unknown): never {
-  const message = isObject(body) && typeof body.message === 'string' ? body.message : `HTTP ${response.status}`
-  throw errorForStatus({ ...base(response, ctx, body), code: teamCode(response.status), message: ctx.redact(message) })
+  const message =
+    isObject(body) && typeof body.message === 'string' ? body.message : `HTTP ${response.status}`
+  throw errorForStatus({
+    ...base(response, ctx, body),
+    code: teamCode(response.status),
+    message: ctx.redact(message),
+  })
 }
 
 // A non-JSON body (a proxy's HTML error page) is kept as a short redacted snippet: for a
@@ -128,7 +139,8 @@ const STATUS_CODES: Record<number, string> = {
 const HINTS = {
   auth: 'Check the key or token the client was created with.',
   permission: 'The credentials are valid but not allowed to do this.',
-  whitelist: "Add the domain to the team's verified domain whitelist in the team dashboard, or use an address on a whitelisted domain.",
+  whitelist:
+    "Add the domain to the team's verified domain whitelist in the team dashboard, or use an address on a whitelisted domain.",
   seats: 'The team has no free seat; free one or upgrade the plan.',
   notFound: 'Check the id.',
   conflict: 'It exists already.',

@@ -8,7 +8,14 @@ import {
   UploadError,
 } from './errors.ts'
 
-const init = { status: 404, code: 'not_found', message: 'gone', area: 'team', method: 'GET', path: '/x' } as const
+const init = {
+  status: 404,
+  code: 'not_found',
+  message: 'gone',
+  area: 'team',
+  method: 'GET',
+  path: '/x',
+} as const
 
 describe('error hierarchy', () => {
   test('isInstance follows the hierarchy', () => {
@@ -36,7 +43,12 @@ describe('error hierarchy', () => {
   })
 
   test('toJSON carries the useful fields and the marker stays hidden', () => {
-    const e = new ServicePermissionError({ ...init, status: 403, reason: 'domain-not-whitelisted', domain: 'a.com' })
+    const e = new ServicePermissionError({
+      ...init,
+      status: 403,
+      reason: 'domain-not-whitelisted',
+      domain: 'a.com',
+    })
     expect(e.toJSON()).toMatchObject({
       name: 'ServicePermissionError',
       status: 403,
@@ -53,7 +65,9 @@ describe('error hierarchy', () => {
       { path: 'email', message: 'Invalid email address' },
       { path: '', message: 'too many keys' },
     ])
-    expect(e.message).toBe('Invalid team create input: email: Invalid email address; too many keys. Nothing was sent.')
+    expect(e.message).toBe(
+      'Invalid team create input: email: Invalid email address; too many keys. Nothing was sent.',
+    )
     expect(e.isRetryable).toBe(false)
   })
 })

@@ -52,7 +52,9 @@ export class ServiceError extends Error {
     if (typeof value !== 'object' || value === null) return false
     const kinds = (value as { [MARKER]?: unknown })[MARKER]
     // Packages that cannot depend on core (the selector) mark their errors with `true`.
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass isInstance was called on
     if (kinds === true) return this.kind === 'ServiceError'
+    // biome-ignore lint/complexity/noThisInStatic: as above
     return Array.isArray(kinds) && kinds.includes(this.kind)
   }
 

@@ -31,7 +31,7 @@ export {
   type ValidationIssue,
 } from './errors.ts'
 export type { paths as ServicePaths, webhooks as ServiceWebhooks } from './generated/openapi.ts'
-export { type Id, parseServiceJson, wireId } from './ids.ts'
+export { parseServiceJson, stringifyServiceJson } from './ids.ts'
 export { parseJson, stringifyJson } from './json.ts'
 export { type Logger, redactingLogger, silentLogger } from './logger.ts'
 export { createRedactor, REDACTED, type Redactor } from './redact.ts'

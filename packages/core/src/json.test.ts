@@ -6,7 +6,10 @@ const BIG = '1673603133161799680'
 
 describe.each([
   ['with source access', (text: string, keys?: ReadonlySet<string>) => parseJson(text, keys)],
-  ['fallback (quoting)', (text: string, keys: ReadonlySet<string> = new Set()) => internals.parseQuoted(text, keys)],
+  [
+    'fallback (quoting)',
+    (text: string, keys: ReadonlySet<string> = new Set()) => internals.parseQuoted(text, keys),
+  ],
 ])('parseJson %s', (_name, parse) => {
   test('an integer beyond 2^53 keeps every digit', () => {
     expect(parse(`{"size": ${BIG}, "nested": [${BIG}, 1]}`)).toEqual({ size: BIG, nested: [BIG, 1] })
@@ -43,6 +46,17 @@ describe('stringifyJson', () => {
   ])('writes bigint as a raw integer with %s', (_name, stringify) => {
     expect(stringify({ folderIds: [BigInt(BIG), 2n], name: 'a\u0000b' })).toBe(
       `{"folderIds":[${BIG},2],"name":"a\\u0000b"}`,
+    )
+  })
+
+  test.each([
+    ['JSON.rawJSON', stringifyJson],
+    ['fallback (sentinel)', internals.stringifySentinel],
+  ])('writes decimal-string ids at integer keys as JSON integers with %s', (_name, stringify) => {
+    const keys = new Set(['orgId', 'folderIds', 'map'])
+    const body = { orgId: BIG, folderIds: ['0', BIG], map: { a: '5' }, name: '123', userId: '42', other: ['7'] }
+    expect(stringify(body, keys)).toBe(
+      `{"orgId":${BIG},"folderIds":[0,${BIG}],"map":{"a":5},"name":"123","userId":"42","other":["7"]}`,
     )
   })
 

@@ -86,15 +86,38 @@ function parseQuoted(text: string, idKeys: ReadonlySet<string>): unknown {
 // Not in TypeScript's lib yet; present in Node >= 21 and current browsers.
 const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON
 
-/** `JSON.stringify`, with `bigint` values written as raw JSON integers (all digits kept). */
-export function stringifyJson(value: unknown): string {
-  if (!rawJSON) return stringifySentinel(value)
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? rawJSON(v.toString()) : v))
+const DIGITS = /^\d+$/
+
+function toWire(value: unknown): unknown {
+  return typeof value === 'string' && DIGITS.test(value) ? BigInt(value) : value
+}
+
+/** At an integer id key, decimal strings (alone, in arrays, or as map values) become bigints. */
+function wireIds(key: string, value: unknown, integerKeys: ReadonlySet<string>): unknown {
+  if (!integerKeys.has(key) || value === null || typeof value === 'bigint') return value
+  if (Array.isArray(value)) return value.map(toWire)
+  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toWire(v)]))
+  return toWire(value)
+}
+
+/**
+ * `JSON.stringify`, with `bigint` values written as raw JSON integers (all digits kept), and the
+ * decimal-string ids at `integerKeys` written as the JSON integers the service expects.
+ */
+export function stringifyJson(value: unknown, integerKeys: ReadonlySet<string> = NO_KEYS): string {
+  if (!rawJSON) return stringifySentinel(value, integerKeys)
+  return JSON.stringify(value, (key, v: unknown) => {
+    const wire = wireIds(key, v, integerKeys)
+    return typeof wire === 'bigint' ? rawJSON(wire.toString()) : wire
+  })
 }
 
 // Where JSON.rawJSON is missing: mark bigints with a sentinel string, then unquote them.
-function stringifySentinel(value: unknown): string {
-  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? `\u0000bigint:${v}` : v))
+function stringifySentinel(value: unknown, integerKeys: ReadonlySet<string> = NO_KEYS): string {
+  const text = JSON.stringify(value, (key, v: unknown) => {
+    const wire = wireIds(key, v, integerKeys)
+    return typeof wire === 'bigint' ? `\u0000bigint:${wire}` : wire
+  })
   return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1')
 }
 

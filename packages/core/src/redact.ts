@@ -9,7 +9,8 @@ const SECRET_KEY =
   /^(?:authorization|password|passwd|api[-_]?key|.*secret.*|.*token|x-oss-security-token|signature|loginurl|credentials?)$/i
 
 // Query parameters that carry secrets in URLs (impersonation login, presigned OSS URLs).
-const SECRET_PARAM = /([?&](?:token|security-token|signature|ossaccesskeyid|x-oss-signature|x-oss-credential)=)[^&\s"'#]+/gi
+const SECRET_PARAM =
+  /([?&](?:token|security-token|signature|ossaccesskeyid|x-oss-signature|x-oss-credential)=)[^&\s"'#]+/gi
 
 // `Bearer abc`, `OSS ak:sig` and `<TOKEN_TYPE> <TOKEN>` forms seen in headers echoed back.
 const AUTH_VALUE = /\b(Bearer|OSS|OSS4-HMAC-SHA256)\s+[^\s"',]+/g
@@ -55,7 +56,10 @@ function redactValue(value: unknown, known: ReadonlySet<string>, depth: number):
   }
   const out: Record<string, unknown> = {}
   for (const [key, v] of Object.entries(value)) {
-    out[key] = SECRET_KEY.test(key) && v !== null && v !== undefined && v !== '' ? REDACTED : redactValue(v, known, depth + 1)
+    out[key] =
+      SECRET_KEY.test(key) && v !== null && v !== undefined && v !== ''
+        ? REDACTED
+        : redactValue(v, known, depth + 1)
   }
   return out
 }

@@ -41,7 +41,14 @@ function context(clock: Clock, overrides: Partial<RequestContext> = {}): Request
 
 const ok: RawResponse = { status: 200, headers: new Headers(), text: 'ok' }
 const serverError = () =>
-  new ServiceServerError({ status: 503, code: 'server_error', message: 'down', area: 'team', method: 'GET', path: '/p' })
+  new ServiceServerError({
+    status: 503,
+    code: 'server_error',
+    message: 'down',
+    area: 'team',
+    method: 'GET',
+    path: '/p',
+  })
 
 /** An attempt whose sends fail with the given errors in turn, then succeed. */
 function spec(failures: unknown[], extra: Partial<AttemptSpec<string>> = {}) {
@@ -104,14 +111,18 @@ describe('execute: retries', () => {
   })
 
   test('a create is retried when the connection was refused (never sent)', async () => {
-    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) })
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
+    })
     const s = spec([refused], { method: 'POST', idempotent: false })
     await expect(execute(context(fakeClock()), s)).resolves.toBe('ok')
     expect(s.sends()).toBe(2)
   })
 
   test('network failures become ServiceConnectionError saying whether the request left', async () => {
-    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) })
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
+    })
     const ctx = context(fakeClock(), { retry: resolveRetry(false) })
     const e1 = await execute(ctx, spec([refused])).catch((e: unknown) => e)
     expect(ServiceConnectionError.isInstance(e1) && e1.reachedServer).toBe(false)

@@ -1,8 +1,8 @@
 import {
   ServiceApiError,
+  type ServiceArea,
   ServiceConnectionError,
   ServiceError,
-  type ServiceArea,
   ServiceTimeoutError,
 } from './errors.ts'
 import type { Logger } from './logger.ts'
@@ -142,7 +142,14 @@ async function withTimeout<T>(
 
 // Node's fetch (undici) puts the socket error code on `cause`. These codes mean no byte of the
 // request left this machine, so even a create may be sent again.
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT'])
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+])
 
 function asServiceError(error: unknown, spec: AttemptSpec<unknown>): ServiceError {
   if (ServiceError.isInstance(error)) return error

@@ -8,7 +8,14 @@ import {
 } from './errors.ts'
 import { backoffDelay, DEFAULT_RETRY, isRetryableFor, parseRetryAfter, resolveRetry } from './retry.ts'
 
-const api = { status: 500, code: 'server_error', message: 'x', area: 'team', method: 'POST', path: '/p' } as const
+const api = {
+  status: 500,
+  code: 'server_error',
+  message: 'x',
+  area: 'team',
+  method: 'POST',
+  path: '/p',
+} as const
 
 describe('isRetryableFor', () => {
   const cases = [

@@ -12,7 +12,14 @@ import {
 } from './errors.ts'
 import type { Logger } from './logger.ts'
 import type { Clock } from './request.ts'
-import { createFakeFetch, jsonResponse, openFailure, openSuccess, teamFailure, teamSuccess } from './testing/index.ts'
+import {
+  createFakeFetch,
+  jsonResponse,
+  openFailure,
+  openSuccess,
+  teamFailure,
+  teamSuccess,
+} from './testing/index.ts'
 
 const API_KEY = 'team_sk_0123456789abcdef'
 const TOKEN = { type: 'Bearer', value: 'ot_fedcba9876543210' }
@@ -20,7 +27,8 @@ const instant: Clock = { now: () => 0, random: () => 0, sleep: async () => {} }
 
 function recordingLogger() {
   const lines: string[] = []
-  const write = (message: string, fields?: Record<string, unknown>) => lines.push(`${message} ${JSON.stringify(fields)}`)
+  const write = (message: string, fields?: Record<string, unknown>) =>
+    lines.push(`${message} ${JSON.stringify(fields)}`)
   const logger: Logger = { debug: write, info: write, warn: write, error: write }
   return { logger, lines }
 }
@@ -28,20 +36,31 @@ function recordingLogger() {
 describe('team transport', () => {
   test('sends the bearer key and a user agent, and unwraps data losslessly', async () => {
     const fetch = createFakeFetch(() =>
-      teamSuccess([{ id: 1673603133161799680n, name: 'Ada', email: 'a@acme.com', createdAt: '2025-01-01T00:00:00Z' }]),
+      teamSuccess([
+        { id: 1673603133161799680n, name: 'Ada', email: 'a@acme.com', createdAt: '2025-01-01T00:00:00Z' },
+      ]),
     )
-    const t = createTeamTransport({ baseUrl: 'https://svc.example/', apiKey: API_KEY, fetch, userAgent: 'demo/1.0' })
+    const t = createTeamTransport({
+      baseUrl: 'https://svc.example/',
+      apiKey: API_KEY,
+      fetch,
+      userAgent: 'demo/1.0',
+    })
     const data = await t.send({
       method: 'GET',
       path: '/api/team/members',
       idempotent: true,
       call: (init) => t.client.GET('/api/team/members', init),
     })
-    expect(data).toEqual([{ id: '1673603133161799680', name: 'Ada', email: 'a@acme.com', createdAt: '2025-01-01T00:00:00Z' }])
+    expect(data).toEqual([
+      { id: '1673603133161799680', name: 'Ada', email: 'a@acme.com', createdAt: '2025-01-01T00:00:00Z' },
+    ])
     const [request] = fetch.requests
     expect(request?.url).toBe('https://svc.example/api/team/members')
     expect(request?.headers.authorization).toBe(`Bearer ${API_KEY}`)
-    expect(request?.headers['user-agent']).toMatch(/^service-sdk-js\/\d+\.\d+\.\d+ \(team\) node\/24\.\d+\.\d+ demo\/1\.0$/)
+    expect(request?.headers['user-agent']).toMatch(
+      /^service-sdk-js\/\d+\.\d+\.\d+ \(team\) node\/24\.\d+\.\d+ demo\/1\.0$/,
+    )
   })
 
   test('a 19-digit id in a request body keeps every digit', async () => {
@@ -54,31 +73,50 @@ describe('team transport', () => {
       call: (init) =>
         t.client.POST('/api/service/folder-subscribe', {
           ...init,
-          // biome-ignore lint/suspicious/noExplicitAny: the wire form (bigint) differs from the SDK type (string)
-          body: { folderIds: [1753946835010000001n as any], callbackUrl: 'https://h.example/cb' },
+          body: { folderIds: ['1753946835010000001'], callbackUrl: 'https://h.example/cb' },
         }),
     })
-    expect(fetch.requests[0]?.body).toBe('{"folderIds":[1753946835010000001],"callbackUrl":"https://h.example/cb"}')
+    expect(fetch.requests[0]?.body).toBe(
+      '{"folderIds":[1753946835010000001],"callbackUrl":"https://h.example/cb"}',
+    )
     expect(fetch.requests[0]?.headers['content-type']).toBe('application/json')
   })
 
   test('an idempotent call survives transient failures; a create is not repeated after a 500', async () => {
     let calls = 0
-    const flaky = createFakeFetch(() => (++calls < 3 ? teamFailure(500, 'Internal server error') : teamSuccess([])))
-    const t = createTeamTransport({ baseUrl: 'https://svc.example', apiKey: API_KEY, fetch: flaky, clock: instant })
+    const flaky = createFakeFetch(() =>
+      ++calls < 3 ? teamFailure(500, 'Internal server error') : teamSuccess([]),
+    )
+    const t = createTeamTransport({
+      baseUrl: 'https://svc.example',
+      apiKey: API_KEY,
+      fetch: flaky,
+      clock: instant,
+    })
     await expect(
-      t.send({ method: 'GET', path: '/m', idempotent: true, call: (init) => t.client.GET('/api/team/members', init) }),
+      t.send({
+        method: 'GET',
+        path: '/m',
+        idempotent: true,
+        call: (init) => t.client.GET('/api/team/members', init),
+      }),
     ).resolves.toEqual([])
     expect(flaky.requests).toHaveLength(3)
 
     const failing = createFakeFetch(() => teamFailure(500, 'Internal server error'))
-    const t2 = createTeamTransport({ baseUrl: 'https://svc.example', apiKey: API_KEY, fetch: failing, clock: instant })
+    const t2 = createTeamTransport({
+      baseUrl: 'https://svc.example',
+      apiKey: API_KEY,
+      fetch: failing,
+      clock: instant,
+    })
     const error = await t2
       .send({
         method: 'POST',
         path: '/api/team/members/create',
         idempotent: false,
-        call: (init) => t2.client.POST('/api/team/members/create', { ...init, body: { email: 'x@acme.com' } }),
+        call: (init) =>
+          t2.client.POST('/api/team/members/create', { ...init, body: { email: 'x@acme.com' } }),
       })
       .catch((e: unknown) => e)
     expect(ServiceServerError.isInstance(error)).toBe(true)
@@ -89,17 +127,33 @@ describe('team transport', () => {
     const fetch = createFakeFetch(() => new TypeError('fetch failed'))
     const t = createTeamTransport({ baseUrl: 'https://svc.example', apiKey: API_KEY, fetch, retry: false })
     const error = await t
-      .send({ method: 'GET', path: '/m', idempotent: true, call: (init) => t.client.GET('/api/team/members', init) })
+      .send({
+        method: 'GET',
+        path: '/m',
+        idempotent: true,
+        call: (init) => t.client.GET('/api/team/members', init),
+      })
       .catch((e: unknown) => e)
     expect(ServiceConnectionError.isInstance(error)).toBe(true)
   })
 
   test('a hung server times out per attempt; a caller abort is the caller’s error', async () => {
     const hang = createFakeFetch(() => new Promise<Response>(() => {}))
-    const t = createTeamTransport({ baseUrl: 'https://svc.example', apiKey: API_KEY, fetch: hang, timeoutMs: 20, retry: { maxRetries: 1, initialDelayMs: 1 } })
+    const t = createTeamTransport({
+      baseUrl: 'https://svc.example',
+      apiKey: API_KEY,
+      fetch: hang,
+      timeoutMs: 20,
+      retry: { maxRetries: 1, initialDelayMs: 1 },
+    })
     const send = (signal?: AbortSignal) =>
       t.send(
-        { method: 'GET', path: '/m', idempotent: true, call: (init) => t.client.GET('/api/team/members', init) },
+        {
+          method: 'GET',
+          path: '/m',
+          idempotent: true,
+          call: (init) => t.client.GET('/api/team/members', init),
+        },
         signal ? { signal, timeoutMs: 60_000 } : {},
       )
     const timeout = await send().catch((e: unknown) => e)
@@ -115,7 +169,12 @@ describe('team transport', () => {
   test('validateResponses: a response that does not match the schema is a ServiceResponseError', async () => {
     const fetch = createFakeFetch(() => teamSuccess([{ id: 1, email: 42 }]))
     const send = (validateResponses: boolean) => {
-      const t = createTeamTransport({ baseUrl: 'https://svc.example', apiKey: API_KEY, fetch, validateResponses })
+      const t = createTeamTransport({
+        baseUrl: 'https://svc.example',
+        apiKey: API_KEY,
+        fetch,
+        validateResponses,
+      })
       return t.send({
         method: 'GET',
         path: '/m',
@@ -132,17 +191,21 @@ describe('team transport', () => {
 
   test('bad options are refused before anything is sent', () => {
     expect(() => createTeamTransport({ baseUrl: 'not a url', apiKey: '' })).toThrow(ServiceValidationError)
-    expect(() => createTeamTransport({ baseUrl: 'ftp://x', apiKey: 'a b' })).toThrow(/baseUrl: must be an http\(s\) URL; apiKey: must not contain/)
-    expect(() => createOpenTransport({ openUrl: 'https://x', token: { type: 'Bearer', value: 'v\r\nX-Evil: 1' } })).toThrow(
-      ServiceValidationError,
+    expect(() => createTeamTransport({ baseUrl: 'ftp://x', apiKey: 'a b' })).toThrow(
+      /baseUrl: must be an http\(s\) URL; apiKey: must not contain/,
     )
+    expect(() =>
+      createOpenTransport({ openUrl: 'https://x', token: { type: 'Bearer', value: 'v\r\nX-Evil: 1' } }),
+    ).toThrow(ServiceValidationError)
   })
 })
 
 describe('open transport', () => {
   test('sends `<TOKEN_TYPE> <TOKEN>` and retries busy (MS100003) even for a create', async () => {
     let calls = 0
-    const fetch = createFakeFetch(() => (++calls === 1 ? openFailure('MS100003', 'busy') : openSuccess({ materials: [] })))
+    const fetch = createFakeFetch(() =>
+      ++calls === 1 ? openFailure('MS100003', 'busy') : openSuccess({ materials: [] }),
+    )
     const t = createOpenTransport({ openUrl: 'https://open.example', token: TOKEN, fetch, clock: instant })
     const result = await t.send({
       method: 'POST',
@@ -168,10 +231,17 @@ describe('secrets never leak', () => {
     )
     const t = createTeamTransport({ baseUrl: 'https://svc.example', apiKey: API_KEY, fetch: echo, logger })
     const teamError = await t
-      .send({ method: 'GET', path: '/m', idempotent: true, call: (init) => t.client.GET('/api/team/members', init) })
+      .send({
+        method: 'GET',
+        path: '/m',
+        idempotent: true,
+        call: (init) => t.client.GET('/api/team/members', init),
+      })
       .catch((e: unknown) => e)
 
-    const openEcho = createFakeFetch((req) => openFailure('MB100002', `denied for ${req.headers.authorization}`))
+    const openEcho = createFakeFetch((req) =>
+      openFailure('MB100002', `denied for ${req.headers.authorization}`),
+    )
     const o = createOpenTransport({ openUrl: 'https://open.example', token: TOKEN, fetch: openEcho, logger })
     const openError = await o
       .send({

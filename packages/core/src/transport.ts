@@ -2,8 +2,7 @@ import createClient, { type Client } from 'openapi-fetch'
 import type { z } from 'zod'
 import { unwrapOpen, unwrapTeam } from './envelope.ts'
 import { type ServiceArea, ServiceResponseError } from './errors.ts'
-import type { paths } from './generated/openapi.ts'
-import { stringifyJson } from './json.ts'
+import { stringifyServiceJson } from './ids.ts'
 import { type Logger, redactingLogger } from './logger.ts'
 import { createRedactor, type Redactor } from './redact.ts'
 import { type Clock, execute, type RawResponse, type RequestContext, systemClock } from './request.ts'
@@ -49,8 +48,8 @@ export interface TransportInit extends ClientOptions {
   clock?: Clock
 }
 
-/** What one typed openapi-fetch call needs from the transport for an attempt. */
-export interface AttemptInit {
+/** What one typed openapi-fetch call needs from the transport for an attempt (a type alias: openapi-fetch wants an index signature). */
+export type AttemptInit = {
   signal: AbortSignal
   fetch: (request: Request) => Promise<Response>
   parseAs: 'stream'
@@ -102,7 +101,7 @@ export function createTransport<Paths extends {}>(init: TransportInit): Transpor
   }
   const headers: Record<string, string> = { Authorization: init.authorization }
   if (CAN_SET_USER_AGENT) headers['User-Agent'] = userAgent(init.client, init.userAgent)
-  const client = createClient<Paths>({ baseUrl: init.baseUrl, headers, bodySerializer: stringifyJson })
+  const client = createClient<Paths>({ baseUrl: init.baseUrl, headers, bodySerializer: stringifyServiceJson })
 
   const unwrap = (spec: SendSpec<z.ZodType | undefined>, response: RawResponse): unknown => {
     const where = { area: init.area, method: spec.method, path: spec.path, redact }
@@ -156,4 +155,3 @@ export function createTransport<Paths extends {}>(init: TransportInit): Transpor
     },
   }
 }
-

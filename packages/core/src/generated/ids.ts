@@ -25,3 +25,24 @@ export const ID_KEYS: ReadonlySet<string> = new Set([
   'templateId',
   'userId',
 ])
+
+/** The id keys whose values are JSON integers on the wire (Id, not IdString): the serializer writes them raw. */
+export const INTEGER_ID_KEYS: ReadonlySet<string> = new Set([
+  'coverMaterialId',
+  'createUserId',
+  'folderId',
+  'folderIds',
+  'id',
+  'initiatorUserId',
+  'materialId',
+  'materialIds',
+  'newMaterialId',
+  'orgId',
+  'ownerUserId',
+  'parentIds',
+  'pendingInboundIdToMaterialId',
+  'recordId',
+  'tagIds',
+  'teamId',
+  'templateId',
+])

@@ -19,11 +19,20 @@ export function teamFailure(status: number, error: string, init: ResponseInit = 
 
 /** Open area success: `{code: "0", message: "success", result, traceId}`. */
 export function openSuccess(result: unknown, options: { code?: unknown; traceId?: string } = {}): Response {
-  return jsonResponse({ code: options.code ?? '0', message: 'success', result, traceId: options.traceId ?? 'trace-test' })
+  return jsonResponse({
+    code: options.code ?? '0',
+    message: 'success',
+    result,
+    traceId: options.traceId ?? 'trace-test',
+  })
 }
 
 /** Open area failure: HTTP 200 with a failure code, as the service reports it. */
-export function openFailure(code: string, message: string, options: { traceId?: string; status?: number } = {}): Response {
+export function openFailure(
+  code: string,
+  message: string,
+  options: { traceId?: string; status?: number } = {},
+): Response {
   return jsonResponse(
     { code, message, result: null, traceId: options.traceId ?? 'trace-test' },
     { status: options.status ?? 200 },

@@ -9,7 +9,10 @@ export interface RecordedRequest {
 }
 
 /** Answers a request: a Response, or an Error to reject with (a network failure). */
-export type FakeResponder = (request: RecordedRequest, index: number) => Response | Error | Promise<Response | Error>
+export type FakeResponder = (
+  request: RecordedRequest,
+  index: number,
+) => Response | Error | Promise<Response | Error>
 
 export interface FakeFetch {
   (input: RequestInfo | URL, init?: RequestInit): Promise<Response>
@@ -40,13 +43,10 @@ export function createFakeFetch(respond: FakeResponder): FakeFetch {
     const answer = await new Promise<Response | Error>((resolve, reject) => {
       const onAbort = () => reject(signal.reason)
       signal.addEventListener('abort', onAbort, { once: true })
-      Promise.resolve(respond(recorded, requests.length - 1)).then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort)
-          resolve(value)
-        },
-        reject,
-      )
+      Promise.resolve(respond(recorded, requests.length - 1)).then((value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      }, reject)
     })
     if (answer instanceof Error) throw answer
     return answer
