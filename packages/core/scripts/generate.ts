@@ -199,7 +199,10 @@ function idKeysOf(spec: Json): string[] {
 function integerIdKeysOf(spec: Json, idKeys: readonly string[]): string[] {
   const kinds = new Map<string, Set<string>>()
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit)
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item)
+      return
+    }
     if (!isNode(node)) return
     if (isNode(node.properties)) {
       for (const [name, schema] of Object.entries(node.properties)) {
@@ -220,7 +223,10 @@ function integerIdKeysOf(spec: Json, idKeys: readonly string[]): string[] {
   if (both.length > 0) {
     throw new SpecError(`id keys must be Id (integer) everywhere or IdString everywhere: ${both.join(', ')}`)
   }
-  return [...kinds].filter(([, set]) => set.has('integer')).map(([name]) => name).sort()
+  return [...kinds]
+    .filter(([, set]) => set.has('integer'))
+    .map(([name]) => name)
+    .sort()
 }
 
 function idKeysModule(keys: readonly string[], integerKeys: readonly string[]): string {

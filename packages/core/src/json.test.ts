@@ -54,7 +54,14 @@ describe('stringifyJson', () => {
     ['fallback (sentinel)', internals.stringifySentinel],
   ])('writes decimal-string ids at integer keys as JSON integers with %s', (_name, stringify) => {
     const keys = new Set(['orgId', 'folderIds', 'map'])
-    const body = { orgId: BIG, folderIds: ['0', BIG], map: { a: '5' }, name: '123', userId: '42', other: ['7'] }
+    const body = {
+      orgId: BIG,
+      folderIds: ['0', BIG],
+      map: { a: '5' },
+      name: '123',
+      userId: '42',
+      other: ['7'],
+    }
     expect(stringify(body, keys)).toBe(
       `{"orgId":${BIG},"folderIds":[0,${BIG}],"map":{"a":5},"name":"123","userId":"42","other":["7"]}`,
     )

@@ -96,7 +96,8 @@ function toWire(value: unknown): unknown {
 function wireIds(key: string, value: unknown, integerKeys: ReadonlySet<string>): unknown {
   if (!integerKeys.has(key) || value === null || typeof value === 'bigint') return value
   if (Array.isArray(value)) return value.map(toWire)
-  if (typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toWire(v)]))
+  if (typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toWire(v)]))
   return toWire(value)
 }
 
