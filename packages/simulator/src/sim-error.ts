@@ -14,11 +14,11 @@ export type SimErrorKind =
   | 'internal'
 
 export class SimError extends Error {
-  constructor(
-    readonly kind: SimErrorKind,
-    message: string,
-  ) {
+  readonly kind: SimErrorKind
+
+  constructor(kind: SimErrorKind, message: string) {
     super(message)
+    this.kind = kind
   }
 }
 

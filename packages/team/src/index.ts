@@ -1,1 +1,3 @@
-export {}
+export { checkCallbackUrl } from './callback-url.ts'
+export { createTeamClient, type ImpersonateOptions, type TeamClient, type TeamClientOptions } from './client.ts'
+export { embedImpersonation, IMPERSONATION_ALLOW, IMPERSONATION_SANDBOX, type ImpersonationIframe } from './embed.ts'
