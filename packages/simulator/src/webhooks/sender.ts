@@ -96,7 +96,8 @@ interface Lane {
  * A retry waits outside its lane, so one failing event does not hold back later ones.
  */
 export function createWebhookSender(
-  options: WebhookSenderOptions,
+  // Faults are accepted here too, so a simulator can start with them switched on.
+  options: WebhookSenderOptions & DeliveryFaults,
   deps: { now: () => number; log: (message: string, error?: unknown) => void; random?: () => number },
 ): WebhookSender {
   const random = deps.random ?? Math.random
