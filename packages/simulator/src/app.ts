@@ -12,7 +12,7 @@ import { BUCKET, createState, type State } from './state.ts'
 import { teamRoutes } from './team/routes.ts'
 import { controlRoutes, createControl, type SimulatorControl } from './control.ts'
 import { createEvents } from './webhooks/events.ts'
-import { createWebhookSender, type WebhookSenderOptions } from './webhooks/sender.ts'
+import { createWebhookSender, type DeliveryFaults, type WebhookSenderOptions } from './webhooks/sender.ts'
 
 export interface SimulatorOptions {
   /** The world to start from: a `Seed`, or the path of a seed JSON file. Default: the built-in seed. */
@@ -25,8 +25,8 @@ export interface SimulatorOptions {
   faultSeed?: number
   /** Live-service variations to reproduce (field-notes §3). */
   quirks?: Partial<Quirks>
-  /** Webhook delivery policy. */
-  webhooks?: WebhookSenderOptions
+  /** Webhook delivery policy, and delivery faults to start with. */
+  webhooks?: WebhookSenderOptions & DeliveryFaults
   /** The clock. Default `Date.now`. */
   now?: () => number
   /** Where internal failures are reported. Default: stderr. */
@@ -48,6 +48,8 @@ export interface SimulatorApp {
   control: SimulatorControl
   /** Tell the app where its object storage is reachable (sts-tmp hands this out). */
   setOssEndpoint(endpoint: string): void
+  /** Tell the app its public origin (until a request arrives, download links use it). */
+  setPublicOrigin(origin: string): void
   /** Stop background work (webhook deliveries). */
   close(): void
 }
@@ -63,6 +65,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   const faults: Faults = createFaults(options.faultSeed)
   const log = options.log ?? ((message, error) => console.error(`[service-sim] ${message}`, error ?? ''))
   let ossEndpoint = 'oss.service-sim.invalid'
+  let publicOrigin = 'http://127.0.0.1'
   const sender = createWebhookSender(options.webhooks ?? {}, { now, log })
   const sim: SimContext = {
     state,
@@ -71,6 +74,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     quirks: { successCode: '0', bareEventTypes: false, ...options.quirks },
     now,
     ossEndpoint: () => ossEndpoint,
+    publicOrigin: () => publicOrigin,
     stsTtlMs: options.stsTtlMs ?? 3_600_000,
     log,
     events: { materialsSaved: () => {} },
@@ -80,6 +84,10 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   const control = createControl(sim, sender, events.changes)
 
   const app = new Hono()
+  app.use('*', async (c, next) => {
+    publicOrigin = new URL(c.req.url).origin
+    await next()
+  })
   app.use('*', faultMiddleware(sim))
   app.route('/api/team', teamRoutes(sim))
   app.route('/open-api/standard/call/service', openApiRoutes(sim))
@@ -120,6 +128,9 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     control,
     setOssEndpoint(endpoint) {
       ossEndpoint = endpoint
+    },
+    setPublicOrigin(origin) {
+      publicOrigin = origin
     },
     close() {
       sender.stop()

@@ -27,6 +27,8 @@ export interface SimContext {
   now(): number
   /** The object storage endpoint handed out by sts-tmp (host:port, as interface §2.3's `endPoint`). */
   ossEndpoint(): string
+  /** The service's origin as its clients reach it (download links in callbacks). */
+  publicOrigin(): string
   /** How long issued STS credentials live. */
   stsTtlMs: number
   log(message: string, error?: unknown): void

@@ -1,3 +1,4 @@
+import { parseServiceJson } from '@service-sdk/core'
 import { Hono } from 'hono'
 import type { MaterialChanges, Quirks, SimContext } from './context.ts'
 import { json } from './envelopes.ts'
@@ -82,7 +83,8 @@ export function controlRoutes(control: SimulatorControl): Hono {
     const name = c.req.param('change') as keyof MaterialChanges
     const change = control.materials[name] as ((...args: unknown[]) => string[]) | undefined
     if (typeof change !== 'function') throw new SimError('not_found', `No change named ${name}`)
-    const { args } = (await c.req.json()) as { args?: unknown[] }
+    // Lossless: a 19-digit id given as a JSON number arrives with every digit.
+    const { args } = parseServiceJson(await c.req.text()) as { args?: unknown[] }
     return json({ eventIds: change.apply(control.materials, args ?? []) })
   })
   return app

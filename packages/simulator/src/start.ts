@@ -59,6 +59,7 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
   const base = origin(main).url
   // sts-tmp's endPoint is a host, as in interface §2.3; ali-oss uses plain http for it.
   sim.setOssEndpoint(origin(oss).host)
+  sim.setPublicOrigin(base)
   const data = sim.control.snapshot()
   const caller = data.apiKeys[0]
   const team = data.teams.find((t) => t.id === caller?.teamId) ?? data.teams[0]

@@ -29,7 +29,7 @@ export interface TeamClientOptions extends ClientOptions {
 }
 
 export interface ImpersonateOptions {
-  /** Validity of the login URL in hours, 1 to 720. Service default 24. */
+  /** Validity of the login URL in hours, above 0 and at most 720 (30 days). Service default 24. */
   expiryHours?: number
   /** Where the login lands: a path on the application (`/projects`), or a URL on an allowed origin. Default "/". */
   callbackUrl?: string
@@ -44,11 +44,21 @@ export interface TeamClient {
     /** Add an already registered user (whitelisted domain) to the team. */
     invite(input: { email: string }, options?: CallOptions): Promise<CreatedMember>
     /** A login URL to embed the application as this member (see `embedImpersonation`). */
-    impersonate(userId: Id | number, input?: ImpersonateOptions, options?: CallOptions): Promise<Impersonation>
+    impersonate(
+      userId: Id | number,
+      input?: ImpersonateOptions,
+      options?: CallOptions,
+    ): Promise<Impersonation>
   }
 }
 
 const MEMBERS = '/api/team/members'
+
+/**
+ * The SDK's bound on a login link's life. The service documents no maximum; a login token that
+ * lives longer than a month is a liability, so longer values are refused as a likely mistake.
+ */
+export const MAX_EXPIRY_HOURS = 720
 
 /** The team API (area A). */
 export function createTeamClient(options: TeamClientOptions): TeamClient {
@@ -70,7 +80,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
           call,
         ),
 
-      create(input, call) {
+      async create(input, call) {
         const body = parseInput(createMemberInputSchema, input, 'member to create')
         return transport.send<CreatedMember>(
           {
@@ -85,7 +95,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
         )
       },
 
-      invite(input, call) {
+      async invite(input, call) {
         const body = parseInput(inviteMemberInputSchema, input, 'member to invite')
         return transport.send<CreatedMember>(
           {
@@ -100,13 +110,20 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
         )
       },
 
-      impersonate(userId, input = {}, call) {
-        const id = parseInput(idSchema.refine((v) => v !== '0', 'must be a positive id'), userId, 'userId')
+      async impersonate(userId, input = {}, call) {
+        const id = parseInput(
+          idSchema.refine((v) => v !== '0', 'must be a positive id'),
+          userId,
+          'userId',
+        )
         const body = parseInput(impersonateOptionsSchema, input, 'impersonation options')
-        if (body.callbackUrl !== undefined) {
-          const issue = checkCallbackUrl(body.callbackUrl, allowedOrigins)
-          if (issue) throw new ServiceValidationError('impersonation options', [issue])
-        }
+        const issues = [
+          body.expiryHours !== undefined && body.expiryHours > MAX_EXPIRY_HOURS
+            ? { path: 'expiryHours', message: `must be at most ${MAX_EXPIRY_HOURS} hours (30 days)` }
+            : undefined,
+          body.callbackUrl !== undefined ? checkCallbackUrl(body.callbackUrl, allowedOrigins) : undefined,
+        ].filter((issue) => issue !== undefined)
+        if (issues.length > 0) throw new ServiceValidationError('impersonation options', issues)
         const path = `${MEMBERS}/{userId}/impersonation` as const
         return transport.send<Impersonation>(
           {

@@ -21,7 +21,7 @@ export const IMPERSONATION_SANDBOX =
 
 export const IMPERSONATION_ALLOW = 'clipboard-read; clipboard-write; fullscreen'
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 
 /**
  * The iframe for an impersonation login URL. The URL carries a login token: render it into the
@@ -34,6 +34,13 @@ export function embedImpersonation(
   const title = options.title ?? 'Application'
   const src = impersonation.loginUrl
   const style = `border:0;width:${options.width ?? '100%'};height:${options.height ?? '100%'}`
-  const html = `<iframe src="${escape(src)}" title="${escape(title)}" sandbox="${IMPERSONATION_SANDBOX}" allow="${IMPERSONATION_ALLOW}" referrerpolicy="no-referrer" style="${escape(style)}"></iframe>`
-  return { src, title, sandbox: IMPERSONATION_SANDBOX, allow: IMPERSONATION_ALLOW, referrerPolicy: 'no-referrer', html }
+  const html = `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" sandbox="${IMPERSONATION_SANDBOX}" allow="${IMPERSONATION_ALLOW}" referrerpolicy="no-referrer" style="${escapeHtml(style)}"></iframe>`
+  return {
+    src,
+    title,
+    sandbox: IMPERSONATION_SANDBOX,
+    allow: IMPERSONATION_ALLOW,
+    referrerPolicy: 'no-referrer',
+    html,
+  }
 }

@@ -1,3 +1,14 @@
 export { checkCallbackUrl } from './callback-url.ts'
-export { createTeamClient, type ImpersonateOptions, type TeamClient, type TeamClientOptions } from './client.ts'
-export { embedImpersonation, IMPERSONATION_ALLOW, IMPERSONATION_SANDBOX, type ImpersonationIframe } from './embed.ts'
+export {
+  createTeamClient,
+  type ImpersonateOptions,
+  MAX_EXPIRY_HOURS,
+  type TeamClient,
+  type TeamClientOptions,
+} from './client.ts'
+export {
+  embedImpersonation,
+  IMPERSONATION_ALLOW,
+  IMPERSONATION_SANDBOX,
+  type ImpersonationIframe,
+} from './embed.ts'

@@ -20,16 +20,16 @@ export function loginRoutes(sim: SimContext): Hono {
     return c.html(
       page(
         `Signed in as ${user?.name ?? grant.userId}`,
-        `<h1 data-testid="signed-in">Signed in as ${escape(user?.name ?? '')}</h1>
-         <p><span data-testid="email">${escape(user?.email ?? '')}</span> · ${escape(team?.name ?? '')}</p>
+        `<h1 data-testid="signed-in">Signed in as ${escapeHtml(user?.name ?? '')}</h1>
+         <p><span data-testid="email">${escapeHtml(user?.email ?? '')}</span> · ${escapeHtml(team?.name ?? '')}</p>
          <p>Session valid until ${new Date(grant.expiresAt).toISOString()}.</p>
-         <p>Continue to <code data-testid="callback">${escape(callbackUrl)}</code></p>`,
+         <p>Continue to <code data-testid="callback">${escapeHtml(callbackUrl)}</code></p>`,
       ),
     )
   })
   return app
 }
 
-export function escape(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 }

@@ -15,9 +15,7 @@ export function createEvents(
   sender: WebhookSender,
 ): SimEvents & { changes: MaterialChanges } {
   const emitter = createEmitter(sim, sender)
-  // The service's public origin is known only from saved assets' accessUrls; later callbacks reuse it.
-  let origin: string | undefined
-  const downloadUrlOf = (m: Material) => (origin === undefined ? null : accessUrlOf(origin, m))
+  const downloadUrlOf = (m: Material) => accessUrlOf(sim.publicOrigin(), m)
 
   return {
     materialsSaved(materials: SavedMaterial[], initiatorUserId: Id) {
@@ -32,8 +30,6 @@ export function createEvents(
   }
 
   function saved(materials: SavedMaterial[], initiatorUserId: Id): void {
-    const last = materials.at(-1)
-    if (last && URL.canParse(last.accessUrl)) origin = new URL(last.accessUrl).origin
     for (const [folderId, inFolder] of byFolder(materials)) {
       const first = inFolder[0] as SavedMaterial
       const assets = (inFolder as SavedMaterial[]).map((m) =>

@@ -62,6 +62,7 @@ export async function createTestSim(): Promise<TestSim> {
     quirks: { successCode: '0', bareEventTypes: false },
     now: () => NOW,
     ossEndpoint: () => '127.0.0.1:1',
+    publicOrigin: () => 'http://sim.test',
     stsTtlMs: 3_600_000,
     log: logger,
   }
