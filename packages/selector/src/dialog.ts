@@ -13,7 +13,8 @@ export function mount(frame: HTMLIFrameElement, container: HTMLElement | undefin
   dialog.setAttribute('aria-label', frame.title)
   dialog.style.cssText =
     'padding:0;border:0;border-radius:8px;overflow:hidden;max-width:none;max-height:none;' +
-    'width:min(960px,100vw - 32px);height:min(640px,100vh - 32px)'
+    // dvh (where supported) leaves out the mobile browser bars that 100vh includes.
+    'width:min(960px,100vw - 32px);height:min(640px,100vh - 32px);height:min(640px,100dvh - 32px)'
   dialog.append(frame)
   // A close we did not make (Escape, a close request): the user dismissed the selector. Keys
   // pressed inside the cross-origin page never reach this document: there, Escape is the page's.

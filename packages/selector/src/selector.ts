@@ -69,8 +69,9 @@ export function createSelector(options: SelectorOptions): Selector {
         // so no loaded message can be missed. Exactly once, whatever the page repeats.
         if (!sent) win.postMessage(config.message, origin)
         sent = true
-      } else if (!sent && (message.event === 'success' || message.event === 'error')) {
-        // A result before the page could have had our message answers nothing we asked.
+      } else if (!sent && message.event === 'success') {
+        // A choice before the page could have had our message answers nothing we asked (a stale
+        // or replayed result). Cancel, unmount and error end the session whenever they come.
         return
       }
       emit(message.event, message.detail)

@@ -451,6 +451,32 @@ describe.skipIf(!suite.available).concurrent('in Chromium', () => {
     })
 
     test.runIf(build === 'esm')(
+      'on() returns an unsubscriber; a throwing handler is reported, not fatal',
+      async (t) => {
+        const page = await suite.host(t, build)
+        await page.evaluate((appUrl) => {
+          const selector = window.host.create('a', { appUrl })
+          const off = selector.on('loaded', () => window.host.events('a').push('unsubscribed handler ran'))
+          off()
+          selector.on('success', () => {
+            throw new Error('boom in a handler')
+          })
+          void window.host.open('a')
+        }, app())
+        const frame = await selectorFrame(page)
+        await frame.waitForFunction(() => window.fake.received.length > 0)
+        await frame.evaluate(() => window.fake.send('success', { payLoad: { id: 6, orgId: 1 } }))
+        expect(await result(page)).toEqual({ value: { folderId: '6', orgId: '1' } })
+        expect(await page.evaluate(() => window.host.events('a'))).toEqual([
+          'loaded',
+          { event: 'success', detail: { folderId: '6', orgId: '1' } },
+        ])
+        await t.expect.poll(() => suite.errors(page)).toEqual([expect.stringContaining('boom in a handler')])
+        suite.errors(page).length = 0
+      },
+    )
+
+    test.runIf(build === 'esm')(
       'the prefix is an option: acme-* messages are spoken, service-* ones ignored',
       async (t) => {
         const page = await suite.host(t, build)

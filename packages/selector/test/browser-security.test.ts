@@ -143,12 +143,12 @@ describe.skipIf(!suite.available).concurrent('in Chromium (ESM build)', () => {
     expect(await result(page, 'b')).toEqual({ value: { folderId: '2', orgId: '20' } })
   })
 
-  test('results before loaded are ignored; loaded twice still sends init once', async (t) => {
+  test('a success before loaded is ignored; loaded twice still sends init once', async (t) => {
     const page = await suite.host(t, 'esm')
     const frame = await openPick(page, { loaded: 'manual' })
     await postFrom(page, frame, [
       { type: 'service-choiceModal-success', payLoad: { id: 1, orgId: 1 } },
-      { type: 'service-choiceModal-error', message: 'too early' },
+      { type: 'service-selector-page-success', payLoad: { id: 1, orgId: 1 } },
     ])
     expect(await page.evaluate(() => window.host.events('a'))).toEqual([])
     await postFrom(page, frame, [{ type: 'service-choiceModal-loaded' }, { type: 'service-selector-loaded' }])
@@ -168,6 +168,18 @@ describe.skipIf(!suite.available).concurrent('in Chromium (ESM build)', () => {
     const frame = await openPick(page, { loaded: 'manual' })
     await frame.evaluate(() => window.fake.send('cancel'))
     expect(await result(page)).toEqual({ value: null })
+  })
+
+  test('an error before loaded rejects at once (the page could not start), not after the timeout', async (t) => {
+    const page = await suite.host(t, 'esm')
+    const frame = await openPick(page, { loaded: 'manual' })
+    await frame.evaluate(() => window.fake.send('error', { message: 'not signed in' }))
+    const { error } = await result(page)
+    expect(error).toMatchObject({ code: 'error' })
+    expect(error?.message).toContain('not signed in')
+    expect(await page.evaluate(() => window.host.events('a'))).toEqual([
+      { event: 'error', detail: { message: 'not signed in' } },
+    ])
   })
 
   test('family 2 init before loaded does not trigger the send; open goes after loaded', async (t) => {

@@ -12,6 +12,8 @@ export interface Suite {
    * work under a strict policy), then the context closes.
    */
   host(test: TestContext, build: Build, viewport?: { width: number; height: number }): Promise<Page>
+  /** The host page's uncaught errors so far; a test that expects some removes them. */
+  errors(page: Page): string[]
 }
 
 /** One Chromium and three origins per test file; tests may run concurrently. */
@@ -19,6 +21,8 @@ export function browserSuite(): Suite {
   const chromium = chromiumOrSkip()
   let browser: Browser | undefined
   const suite = { available: chromium.available } as Suite
+  const errorsOf = new WeakMap<Page, string[]>()
+  suite.errors = (page) => errorsOf.get(page) ?? []
 
   beforeAll(async () => {
     if (!chromium.available) return
@@ -42,6 +46,7 @@ export function browserSuite(): Suite {
       }
     })
     const page = await context.newPage()
+    errorsOf.set(page, errors)
     page.on('pageerror', (e) => errors.push(String(e)))
     await page.goto(`${suite.origins.host}/${build}.html`)
     await page.waitForFunction((b) => window.ready === b, build)

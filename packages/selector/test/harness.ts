@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -13,9 +13,9 @@ export const BUILT = ['index.js', 'index.cjs', 'service-selector.iife.js'] as co
 /** The built files the tests run; fails clearly when missing or older than src/. */
 export function requireBuild(): void {
   const newestSource = Math.max(
-    ...['errors', 'messages', 'options', 'iframe', 'dialog', 'selector', 'flows', 'org', 'index'].map(
-      (f) => statSync(join(root, 'src', `${f}.ts`)).mtimeMs,
-    ),
+    ...readdirSync(join(root, 'src'))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => statSync(join(root, 'src', f)).mtimeMs),
   )
   for (const file of BUILT) {
     const path = join(dist, file)
