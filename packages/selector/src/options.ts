@@ -12,7 +12,10 @@ export interface BaseSelectorOptions {
   container?: HTMLElement
   /** Aborting closes the selector and rejects with code `aborted`. */
   signal?: AbortSignal
-  /** How long to wait for the page's loaded message before rejecting with code `timeout`. @default 30000 */
+  /**
+   * How long to wait for the page's loaded message before rejecting with code `timeout`; not a
+   * limit on the user once the page is up. `Infinity` waits forever. @default 30000
+   */
   timeoutMs?: number
   /** The brand word in the message types (`<prefix>-choiceModal-loaded`). @default 'service' */
   prefix?: string
