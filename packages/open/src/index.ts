@@ -1,1 +1,5 @@
-export {}
+export type { OpenApi } from './api.ts'
+export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
+export { MaterialSaveError } from './errors.ts'
+export { orgIdForSave } from './org-id.ts'
+export { canWrite, writableOrgs } from './write-rule.ts'

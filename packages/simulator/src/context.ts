@@ -25,7 +25,7 @@ export interface SimContext {
   events: SimEvents
   quirks: Quirks
   now(): number
-  /** The object storage endpoint handed out by sts-tmp (host:port, as interface §2.3's `endPoint`). */
+  /** The object storage endpoint handed out by sts-tmp (interface §2.3's `endPoint`; here `http://127.0.0.1:port`). */
   ossEndpoint(): string
   /** The service's origin as its clients reach it (download links in callbacks). */
   publicOrigin(): string

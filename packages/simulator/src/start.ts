@@ -54,11 +54,12 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
   const oss = await listen(sim.ossFetch, options.ossPort ?? 0, host)
   const origin = (server: ServerType) => {
     const { port } = server.address() as AddressInfo
-    return { url: `http://${host}:${port}`, host: `${host}:${port}` }
+    return { url: `http://${host}:${port}` }
   }
   const base = origin(main).url
-  // sts-tmp's endPoint is a host, as in interface §2.3; ali-oss uses plain http for it.
-  sim.setOssEndpoint(origin(oss).host)
+  // Real endPoints are bare hosts served over https; the simulator's storage speaks plain http on
+  // a port, which a bare `host:port` cannot say (ali-oss would read `127.0.0.1:` as a scheme).
+  sim.setOssEndpoint(origin(oss).url)
   sim.setPublicOrigin(base)
   const data = sim.control.snapshot()
   const caller = data.apiKeys[0]

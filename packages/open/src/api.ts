@@ -1,0 +1,203 @@
+import {
+  type CallOptions,
+  type EventSubscribeParams,
+  type EventTypeEntry,
+  eventSubscribeInputSchema,
+  eventTypeEntrySchema,
+  type FolderSubscribeParams,
+  folderSubscribeInputSchema,
+  type MaterialInput,
+  type MaterialSaveParams,
+  materialSaveInputSchema,
+  materialSaveResultSchema,
+  type OrgSpace,
+  orgInfoResultSchema,
+  parseInput,
+  type SavedMaterial,
+  ServiceApiError,
+  type ServicePaths,
+  ServiceValidationError,
+  type Transport,
+  type UploadCredential,
+  uploadCredentialSchema,
+} from '@service-sdk/core'
+import { z } from 'zod'
+import { MaterialSaveError } from './errors.ts'
+import { orgIdForSave } from './org-id.ts'
+
+const CALL = '/open-api/standard/call/service'
+
+/** The open API's calls (area B), over the token transport and the API-key transport. */
+export function createOpenApi(
+  open: Transport<ServicePaths>,
+  subscription: Transport<ServicePaths> | undefined,
+  options: { maxMaterialsPerSave: number },
+) {
+  const requireSubscription = (): Transport<ServicePaths> => {
+    if (subscription) return subscription
+    throw new ServiceValidationError('open client options', [
+      { path: 'apiKey', message: 'is required for the subscription endpoints (folders.*, events.*)' },
+    ])
+  }
+
+  /** The subscription endpoints answer a Boolean; `false` means nothing was applied. */
+  const applied = (path: string) => (result: boolean) => {
+    if (result === true) return
+    throw new ServiceApiError({
+      status: 200,
+      code: 'not_applied',
+      message: `The service answered false to ${path}: the operation was not applied`,
+      area: 'subscription',
+      method: 'POST',
+      path,
+      isRetryable: false,
+    })
+  }
+
+  async function saveBatch(orgId: string | undefined, materials: MaterialInput[], call?: CallOptions) {
+    const body = orgId === undefined ? { materials } : { orgId, materials }
+    const result = await open.send<{ materials: SavedMaterial[] }>(
+      {
+        method: 'POST',
+        path: `${CALL}/material-save`,
+        // Each call creates assets: never repeated once it may have been acted on.
+        idempotent: false,
+        schema: materialSaveResultSchema,
+        call: (init) => open.client.POST(`${CALL}/material-save`, { ...init, body }),
+      },
+      call,
+    )
+    return result.materials
+  }
+
+  async function subscribeFolders(
+    input: FolderSubscribeParams,
+    operation: 'ADD' | 'DELETE',
+    call?: CallOptions,
+  ) {
+    const transport = requireSubscription()
+    const body = { ...parseInput(folderSubscribeInputSchema, input, 'folder subscription'), operation }
+    const path = '/api/service/folder-subscribe'
+    const result = await transport.send<boolean>(
+      {
+        method: 'POST',
+        path,
+        // ADD and DELETE of the same binding are idempotent.
+        idempotent: true,
+        schema: z.boolean(),
+        call: (init) => transport.client.POST(path, { ...init, body }),
+      },
+      call,
+    )
+    applied(path)(result)
+  }
+
+  async function subscribeEvents(
+    input: EventSubscribeParams,
+    operation: 'ADD' | 'DELETE',
+    call?: CallOptions,
+  ) {
+    const transport = requireSubscription()
+    const body = { ...parseInput(eventSubscribeInputSchema, input, 'event subscription'), operation }
+    const path = '/api/service/material-automation-subscribe'
+    const result = await transport.send<boolean>(
+      {
+        method: 'POST',
+        path,
+        idempotent: true,
+        schema: z.boolean(),
+        call: (init) => transport.client.POST(path, { ...init, body }),
+      },
+      call,
+    )
+    applied(path)(result)
+  }
+
+  return {
+    /** Temporary upload credentials (sts-tmp). */
+    credentials: (call?: CallOptions) =>
+      open.send<UploadCredential>(
+        {
+          method: 'POST',
+          path: `${CALL}/sts-tmp`,
+          // Each call issues fresh credentials; a repeat only issues another set.
+          idempotent: true,
+          schema: uploadCredentialSchema,
+          call: (init) =>
+            open.client.POST(`${CALL}/sts-tmp`, { ...init, headers: { 'Content-Type': 'application/json' } }),
+        },
+        call,
+      ),
+
+    /** The caller's team spaces with their roles and validity (org-info). */
+    orgs: async (call?: CallOptions) =>
+      (
+        await open.send<{ orgList: OrgSpace[] }>(
+          {
+            method: 'POST',
+            path: `${CALL}/org-info`,
+            idempotent: true,
+            schema: orgInfoResultSchema,
+            call: (init) => open.client.POST(`${CALL}/org-info`, init),
+          },
+          call,
+        )
+      ).orgList,
+
+    materials: {
+      /**
+       * Register uploaded objects as assets. `orgId` omitted (or the selector's 1) saves into the
+       * personal space. Long lists go out in batches of `maxMaterialsPerSave`, one after another.
+       */
+      async save(input: MaterialSaveParams, call?: CallOptions): Promise<SavedMaterial[]> {
+        const { orgId, materials } = parseInput(materialSaveInputSchema, input, 'material-save input')
+        const spaceId = orgIdForSave(orgId)
+        const saved: SavedMaterial[] = []
+        for (let start = 0; start < materials.length; start += options.maxMaterialsPerSave) {
+          const batch = materials.slice(start, start + options.maxMaterialsPerSave)
+          try {
+            saved.push(...(await saveBatch(spaceId, batch, call)))
+          } catch (error) {
+            if (saved.length === 0) throw error
+            throw new MaterialSaveError(saved, materials.slice(start), error)
+          }
+        }
+        return saved
+      },
+    },
+
+    folders: {
+      /** Send FOLDER_CONTENT_UPDATE callbacks for these folders to `callbackUrl`. */
+      subscribe: (input: FolderSubscribeParams, call?: CallOptions) => subscribeFolders(input, 'ADD', call),
+      /** Stop the callbacks of this binding. */
+      unsubscribe: (input: FolderSubscribeParams, call?: CallOptions) =>
+        subscribeFolders(input, 'DELETE', call),
+    },
+
+    events: {
+      /** The asset events on offer, each with whether this API key subscribes to it. */
+      types: async (call?: CallOptions) => {
+        const transport = requireSubscription()
+        const path = '/api/service/material-automation-event-types'
+        return transport.send<EventTypeEntry[]>(
+          {
+            method: 'GET',
+            path,
+            idempotent: true,
+            // The interface does not say whether this list comes wrapped: both are accepted.
+            allowBare: true,
+            schema: z.array(eventTypeEntrySchema),
+            call: (init) => transport.client.GET(path, init),
+          },
+          call,
+        )
+      },
+      /** Subscribe `callbackUrl` to one or more asset events (fails when the team lacks the capability). */
+      subscribe: (input: EventSubscribeParams, call?: CallOptions) => subscribeEvents(input, 'ADD', call),
+      unsubscribe: (input: EventSubscribeParams, call?: CallOptions) =>
+        subscribeEvents(input, 'DELETE', call),
+    },
+  }
+}
+
+export type OpenApi = ReturnType<typeof createOpenApi>
