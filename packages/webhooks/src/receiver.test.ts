@@ -406,6 +406,32 @@ describe('processing', () => {
     expect((await receiver.events.counts()).done).toBe(20)
   })
 
+  it('keeps claiming when events arrive while every worker is busy (no drain)', async () => {
+    const store = memoryStoreForTests()
+    const receiver = createWebhookReceiver({
+      token,
+      store,
+      processing: { concurrency: 1, pollIntervalMs: 60_000 },
+    })
+    const seen = new Set<string>()
+    let release!: () => void
+    const busy = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    receiver.onAny(async (_event, { key }) => {
+      if (key === 'evt_0') await busy
+      seen.add(key)
+    })
+    await post(receiver, token, S.deletedRecycle.replace('evt_deleted_1', 'evt_0'))
+    await vi.waitFor(() => expect(store.list({ status: 'processing' })).resolves.toHaveLength(1))
+    // Stored while the only worker is busy: the wake-up finds no capacity.
+    for (let i = 1; i < 5; i++)
+      await post(receiver, token, S.deletedRecycle.replace('evt_deleted_1', `evt_${i}`))
+    release()
+    await vi.waitFor(() => expect(seen.size).toBe(5))
+    await receiver.close()
+  })
+
   it('starts by itself after the handlers are registered, and stops cleanly', async () => {
     const store = memoryStoreForTests()
     await store.insert({

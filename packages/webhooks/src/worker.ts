@@ -67,7 +67,8 @@ export function createWorker(init: {
   let running = false
   let draining = 0
   let timer: ReturnType<typeof setInterval> | undefined
-  let pumping: Promise<number> | undefined
+  let pumping = false
+  let current: Promise<number> = Promise.resolve(0)
   let again = false
 
   function active(): boolean {
@@ -78,9 +79,12 @@ export function createWorker(init: {
   function pump(): Promise<number> {
     if (pumping) {
       again = true
-      return pumping
+      return current
     }
-    pumping = (async () => {
+    // A flag, not the promise: with no capacity the body below finishes synchronously, before
+    // the promise could be stored, and a cleared-then-stored promise would block pumping forever.
+    pumping = true
+    current = (async () => {
       let claimed = 0
       try {
         do {
@@ -98,11 +102,11 @@ export function createWorker(init: {
         logger.error('webhooks: claiming events failed', { error: describe(error) })
         onFailure(undefined, error, undefined)
       } finally {
-        pumping = undefined
+        pumping = false
       }
       return claimed
     })()
-    return pumping
+    return current
   }
 
   function track(task: Promise<void>): void {
@@ -204,7 +208,7 @@ export function createWorker(init: {
       running = false
       if (timer) clearInterval(timer)
       timer = undefined
-      if (pumping) await pumping
+      await current
       await Promise.all(inFlight)
     },
     async drain() {
