@@ -5,6 +5,7 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   dts: true,
   platform: 'node',
+  fixedExtension: false,
   target: 'node22',
   publint: true,
   attw: { profile: 'node16' },

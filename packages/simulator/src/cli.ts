@@ -31,19 +31,20 @@ if (values.help) {
   process.exit(0)
 }
 
-const sim = await startSimulator({
-  port: Number(values.port),
-  ossPort: Number(values['oss-port']),
-  host: values.host,
-  ...(values.seed ? { seed: values.seed } : {}),
-  ...(values.state ? { stateDir: values.state } : {}),
-})
+async function main(): Promise<void> {
+  const sim = await startSimulator({
+    port: Number(values.port),
+    ossPort: Number(values['oss-port']),
+    host: values.host,
+    ...(values.seed ? { seed: values.seed } : {}),
+    ...(values.state ? { stateDir: values.state } : {}),
+  })
 
-if (values.json) {
-  process.stdout.write(`${JSON.stringify({ urls: sim.urls, credentials: sim.credentials })}\n`)
-} else {
-  const { urls, credentials } = sim
-  process.stdout.write(`service-sim is running (local test credentials, not secrets of any real service)
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ urls: sim.urls, credentials: sim.credentials })}\n`)
+  } else {
+    const { urls, credentials } = sim
+    process.stdout.write(`service-sim is running (local test credentials, not secrets of any real service)
 
   base_url  ${urls.base}      team API: ${urls.base}/api/team/members
   open_url  ${urls.open}      open API: ${urls.open}/open-api/standard/call/service/...
@@ -58,11 +59,19 @@ if (values.json) {
 Try: curl -H 'Authorization: Bearer ${credentials.teamApiKey}' ${urls.base}/api/team/members
 Ctrl-C stops it.
 `)
+  }
+
+  const stop = async () => {
+    await sim.stop()
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
 }
 
-const stop = async () => {
-  await sim.stop()
-  process.exit(0)
-}
-process.once('SIGINT', stop)
-process.once('SIGTERM', stop)
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `service-sim could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  )
+  process.exit(1)
+})
