@@ -10,6 +10,11 @@ export function dedupeKey(body: Record<string, unknown>): string {
   const id = body.eventId
   if (typeof id === 'string' && id !== '') return id
   if (typeof id === 'number' && Number.isFinite(id)) return String(id)
+  return canonicalKey(body)
+}
+
+/** `sha256:<hex>` of the canonical form of a losslessly parsed body. */
+export function canonicalKey(body: Record<string, unknown>): string {
   return `sha256:${createHash('sha256').update(canonicalJson(body)).digest('hex')}`
 }
 

@@ -1,10 +1,10 @@
 import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
+import { type Admitted, admit } from './admit.ts'
 import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts'
 import { bodyText, decodeBody } from './decode.ts'
-import { dedupeKey } from './dedupe-key.ts'
 import { describe, WebhookError, WebhookHandlerError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from './events.ts'
-import { eventTypeOf, toEvent } from './parse.ts'
+import { toEvent } from './parse.ts'
 import type { ClaimedEvent, EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
 import { sqliteStore } from './stores/sqlite.ts'
 import { lastPathSegment, tokenCheck } from './token.ts'
@@ -227,9 +227,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         }),
       )
     }
-    let key: string
-    let eventType: string
     let text: string
+    let admitted: Admitted
     try {
       const { body } = delivery
       const raw =
@@ -237,14 +236,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
           ? capped(body, maxBodyBytes)
           : await readCapped(body, maxBodyBytes, delivery.contentLength)
       text = typeof raw === 'string' ? raw : bodyText(raw)
-      const decoded = decodeBody(text)
-      eventType = eventTypeOf(decoded)
-      key = dedupeKey(decoded)
+      admitted = admit(text)
     } catch (error) {
       if (!WebhookError.isInstance(error)) throw error
       logger.warn(`webhooks: refused a delivery (${error.status}): ${error.message}`)
       return refuse(error)
     }
+    const { key, eventType } = admitted
     let outcome: 'inserted' | 'duplicate'
     try {
       outcome = await store.insert({ key, eventType, body: text, receivedAt: clock.now() })

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { WebhookError } from './errors.ts'
 
 /**
@@ -55,7 +55,7 @@ export function tokenCheck(token: string | readonly string[] | false | undefined
 }
 
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest()
+  return hash('sha256', value, 'buffer')
 }
 
 /** The last non-empty segment of a URL path (the query string is ignored). */

@@ -63,6 +63,8 @@ export function createWorker(init: {
   // neither renew nor settle the event under its new owner.
   const instance = randomBytes(6).toString('hex')
   let claims = 0
+  const batchSize = concurrency * 4
+  const buffered: Array<{ event: ClaimedEvent; owner: string }> = []
   const inFlight = new Set<Promise<void>>()
   let running = false
   let draining = 0
@@ -75,7 +77,12 @@ export function createWorker(init: {
     return running || draining > 0
   }
 
-  /** Claim while there is capacity; returns how many events it claimed. */
+  /**
+   * Claim in batches (four times the concurrency) into a local buffer, and start buffered events
+   * as slots free up: one claim per batch instead of one per event, which under load is what lets
+   * processing keep up with ingest. Buffered events hold their lease; one whose lease ran out
+   * while it waited is left for the next claim (see execute).
+   */
   function pump(): Promise<number> {
     if (pumping) {
       again = true
@@ -89,13 +96,14 @@ export function createWorker(init: {
       try {
         do {
           again = false
-          while (active() && inFlight.size < concurrency) {
-            const limit = concurrency - inFlight.size
+          startBuffered()
+          while (active() && inFlight.size < concurrency && buffered.length === 0) {
             const owner = `${instance}:${++claims}`
-            const events = await store.claim({ owner, limit, now: clock.now(), leaseMs })
+            const events = await store.claim({ owner, limit: batchSize, now: clock.now(), leaseMs })
             claimed += events.length
-            for (const event of events) track(execute(event, owner))
-            if (events.length < limit) break
+            for (const event of events) buffered.push({ event, owner })
+            startBuffered()
+            if (events.length < batchSize) break
           }
         } while (again && active())
       } catch (error) {
@@ -109,11 +117,20 @@ export function createWorker(init: {
     return current
   }
 
+  /** Claimed events run even while stopping: they are leased to this worker. */
+  function startBuffered(): void {
+    while (inFlight.size < concurrency && buffered.length > 0) {
+      const { event, owner } = buffered.shift()!
+      track(execute(event, owner))
+    }
+  }
+
   function track(task: Promise<void>): void {
     inFlight.add(task)
     task.finally(() => {
       inFlight.delete(task)
       if (active()) void pump()
+      else startBuffered()
     })
   }
 
@@ -209,7 +226,7 @@ export function createWorker(init: {
       if (timer) clearInterval(timer)
       timer = undefined
       await current
-      await Promise.all(inFlight)
+      while (inFlight.size > 0) await Promise.all(inFlight)
     },
     async drain() {
       draining++

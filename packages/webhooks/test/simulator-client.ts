@@ -69,7 +69,10 @@ function put(credential: Credential, key: string, data: Buffer): Promise<void> {
   const type = 'application/octet-stream'
   const toSign = `PUT\n\n${type}\n${date}\nx-oss-date:${date}\nx-oss-security-token:${credential.securityToken}\n/${credential.bucket}/${key}`
   const signature = createHmac('sha1', credential.accessKeySecret).update(toSign).digest('base64')
-  const [host, port] = credential.endPoint.split(':')
+  // endPoint is a host (interface §2.3), possibly with a scheme.
+  const { hostname: host, port } = new URL(
+    /^https?:\/\//.test(credential.endPoint) ? credential.endPoint : `http://${credential.endPoint}`,
+  )
   return new Promise((resolve, reject) => {
     const req = request(
       {

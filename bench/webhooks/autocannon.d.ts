@@ -1,0 +1,26 @@
+// autocannon ships no types: the part of its API this benchmark uses.
+declare module 'autocannon' {
+  interface Histogram {
+    average: number
+    p50: number
+    p99: number
+  }
+  interface Options {
+    url: string
+    method?: string
+    headers?: Record<string, string>
+    connections?: number
+    duration?: number
+    overallRate?: number
+    requests?: Array<{ setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }>
+  }
+  interface Result {
+    requests: Histogram
+    latency: Histogram
+    '2xx': number
+    non2xx: number
+    errors: number
+    timeouts: number
+  }
+  export default function autocannon(options: Options): Promise<Result>
+}

@@ -1,0 +1,41 @@
+/**
+ * The server under load, in its own process: `receiver` (the SDK's receiver, SQLite store with
+ * synchronous FULL, a no-op handler, processing on) or `noop` (a Hono handler that reads the body
+ * and answers 200). Both on Hono + @hono/node-server. Prints `listening <port>`.
+ */
+import { mkdtempSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { serve } from '@hono/node-server'
+import { createWebhookReceiver, sqliteStore } from '@service-sdk/webhooks'
+import { webhooksHono } from '@service-sdk/webhooks/hono'
+import { Hono } from 'hono'
+
+const [mode, token] = process.argv.slice(2) as ['receiver' | 'noop', string]
+const app = new Hono()
+
+if (mode === 'receiver') {
+  const dir = mkdtempSync(join(tmpdir(), 'webhooks-bench-'))
+  const receiver = createWebhookReceiver({
+    token,
+    store: sqliteStore(join(dir, 'inbox.db'), { synchronous: 'FULL' }),
+    processing: { autoStart: process.env.BENCH_PROCESSING !== '0' },
+  })
+  receiver.onAny(() => {})
+  app.get('/status', async (c) => c.json(await receiver.events.counts()))
+  app.post('/webhooks/:token', webhooksHono(receiver))
+} else {
+  app.post('/webhooks/:token', async (c) => {
+    await c.req.arrayBuffer()
+    return c.json({ received: true })
+  })
+}
+
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
+  process.stdout.write(`listening ${info.port}\n`)
+})
+process.on('SIGTERM', () => {
+  server.close()
+  process.exit(0)
+})

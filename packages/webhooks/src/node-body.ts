@@ -1,0 +1,53 @@
+import type { IncomingMessage } from 'node:http'
+import { WebhookError } from './errors.ts'
+import type { Delivery } from './receiver.ts'
+
+/** What Express and similar frameworks leave on the request. */
+export type FrameworkRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; originalUrl?: string }
+
+/** Whether a value is a Node request stream (what @hono/node-server passes as `c.env.incoming`). */
+export function isIncomingMessage(value: unknown): value is IncomingMessage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as IncomingMessage).iterator === 'function' &&
+    typeof (value as IncomingMessage).headers === 'object'
+  )
+}
+
+/** A Node request as a delivery: the stream is read directly, counted, and never buffered twice. */
+export function nodeDelivery(req: FrameworkRequest): Delivery {
+  return {
+    method: req.method ?? 'GET',
+    url: req.originalUrl ?? req.url ?? '/',
+    contentType: req.headers['content-type'],
+    contentLength: req.headers['content-length'],
+    body: bodyOf(req),
+  }
+}
+
+function bodyOf(req: FrameworkRequest): Delivery['body'] {
+  // A raw body kept by the framework (express.raw, express.text, a rawBody property).
+  if (Buffer.isBuffer(req.body) || typeof req.body === 'string') return req.body
+  if (Buffer.isBuffer(req.rawBody)) return req.rawBody
+  if (req.readableDidRead || req.readableEnded) return consumed()
+  // Leaving the loop early (too large) must not destroy the socket before the 413 is written.
+  return req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>
+}
+
+/** A body that fails when read (after the token check): the stream was consumed by a parser. */
+function consumed(): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
+      return {
+        next: () =>
+          Promise.reject(
+            new WebhookError(
+              'The request body was already consumed (by a JSON body parser?). Mount webhooksNode() before body parsers, or use express.raw({ type: "application/json" }).',
+              { code: 'invalid_options', status: 500 },
+            ),
+          ),
+      }
+    },
+  }
+}
