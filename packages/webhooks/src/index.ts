@@ -34,6 +34,7 @@ export type {
   StoredEvent,
   WebhookStore,
 } from './store.ts'
+export { type PgQueryable, type PostgresStoreOptions, postgresStore } from './stores/postgres.ts'
 export { type SqliteStoreOptions, sqliteStore } from './stores/sqlite.ts'
 export { generateWebhookToken } from './token.ts'
 export type { ProcessingOptions } from './worker.ts'
