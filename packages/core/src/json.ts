@@ -5,82 +5,80 @@
  * Serialising writes `bigint` values as raw JSON integers, so ids go back with all their digits.
  */
 
-interface ReviverContext {
-  source?: string
+const NO_KEYS: ReadonlySet<string> = new Set()
+
+// Candidates: runs of 16+ digits (2^53 has 16 digits, so nothing shorter can be unsafe).
+const LONG_DIGITS = /-?\d{16,}/g
+
+function isNumberChar(code: number): boolean {
+  // digits . e E + -
+  return (
+    (code >= 48 && code <= 57) || code === 46 || code === 101 || code === 69 || code === 43 || code === 45
+  )
 }
 
-const BIG_INTEGER = /^-?\d+$/
-
-// JSON.parse source access (Node >= 21, Chrome >= 114) gives the literal text of each number.
-const HAS_SOURCE = (() => {
-  let seen = false
-  JSON.parse('1', function (this: unknown, _k: string, v: unknown, ctx?: ReviverContext) {
-    seen = typeof ctx?.source === 'string'
-    return v
-  } as Parameters<typeof JSON.parse>[1])
-  return seen
-})()
+/**
+ * Quote every integer literal beyond 2^53 that stands outside a string, so `JSON.parse` reads it
+ * as its exact digits. Only the text up to the last candidate is scanned for string boundaries.
+ */
+function quoteBigIntegers(text: string): string {
+  let out = ''
+  let last = 0
+  let scanned = 0
+  let inString = false
+  for (const match of text.matchAll(LONG_DIGITS)) {
+    const start = match.index
+    for (let i = scanned; i < start; i++) {
+      const c = text.charCodeAt(i)
+      if (!inString) inString = c === 34 /* " */
+      else if (c === 92 /* \ */) i++
+      else if (c === 34) inString = false
+    }
+    const end = start + match[0].length
+    scanned = end
+    if (inString) continue
+    // Part of a float or an exponent (1.2345678901234567e30): not an integer literal.
+    if (isNumberChar(text.charCodeAt(start - 1)) || isNumberChar(text.charCodeAt(end))) continue
+    if (Number.isSafeInteger(Number(match[0]))) continue
+    out += `${text.slice(last, start)}"${match[0]}"`
+    last = end
+  }
+  return last === 0 ? text : out + text.slice(last)
+}
 
 function idValue(value: unknown): unknown {
   return typeof value === 'number' && Number.isInteger(value) ? String(value) : value
 }
 
-function reviverFor(idKeys: ReadonlySet<string>) {
-  return function revive(this: unknown, key: string, value: unknown, ctx?: ReviverContext): unknown {
-    if (typeof value === 'number') {
-      if (!Number.isSafeInteger(value) && ctx?.source !== undefined && BIG_INTEGER.test(ctx.source)) {
-        return ctx.source
-      }
-      return idKeys.has(key) ? idValue(value) : value
+/** In place: the values at id keys, anywhere in `value`, become decimal strings. */
+function stringifyIds(value: unknown, idKeys: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) {
+    for (const item of value) stringifyIds(item, idKeys)
+  } else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>
+    for (const key of Object.keys(record)) {
+      const v = record[key]
+      if (idKeys.has(key)) {
+        // An id, an array of ids, or a map whose values are ids (pendingInboundIdToMaterialId).
+        if (typeof v === 'number') record[key] = idValue(v)
+        else if (Array.isArray(v)) record[key] = v.map(idValue)
+        else if (typeof v === 'object' && v !== null) {
+          for (const [k, inner] of Object.entries(v)) (v as Record<string, unknown>)[k] = idValue(inner)
+        }
+      } else if (typeof v === 'object' && v !== null) stringifyIds(v, idKeys)
     }
-    if (idKeys.has(key) && typeof value === 'object' && value !== null) {
-      // Arrays of ids, and maps whose values are ids (pendingInboundIdToMaterialId).
-      if (Array.isArray(value)) return value.map(idValue)
-      for (const [k, v] of Object.entries(value)) (value as Record<string, unknown>)[k] = idValue(v)
-    }
-    return value
   }
+  return value
 }
 
 /**
- * Where the engine lacks source access: quote every integer literal of 16+ digits before
- * parsing (strings are skipped), so the reviver sees its exact digits.
+ * Parse JSON without losing any integer digits: integers beyond 2^53 become their decimal
+ * strings, and values at `idKeys` become decimal strings whatever their size. (A reviver with
+ * JSON.parse source access does the same but costs several times more per value.)
  */
-function quoteBigIntegers(text: string): string {
-  let out = ''
-  let last = 0
-  let i = 0
-  while (i < text.length) {
-    const c = text.charCodeAt(i)
-    if (c === 34 /* " */) {
-      i++
-      while (i < text.length && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 /* \ */ ? 2 : 1
-      i++
-    } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
-      const start = i
-      i++
-      while (i < text.length && /[0-9eE.+-]/.test(text[i] as string)) i++
-      const literal = text.slice(start, i)
-      if (BIG_INTEGER.test(literal) && !Number.isSafeInteger(Number(literal))) {
-        out += `${text.slice(last, start)}"${literal}"`
-        last = i
-      }
-    } else i++
-  }
-  return last === 0 ? text : out + text.slice(last)
-}
-
-const NO_KEYS: ReadonlySet<string> = new Set()
-
-/** Parse JSON without losing any integer digits; values at `idKeys` become decimal strings. */
 export function parseJson(text: string, idKeys: ReadonlySet<string> = NO_KEYS): unknown {
-  return HAS_SOURCE ? JSON.parse(text, reviverFor(idKeys) as Reviver) : parseQuoted(text, idKeys)
-}
-
-type Reviver = Parameters<typeof JSON.parse>[1]
-
-function parseQuoted(text: string, idKeys: ReadonlySet<string>): unknown {
-  return JSON.parse(quoteBigIntegers(text), reviverFor(idKeys) as Reviver)
+  const value: unknown = JSON.parse(quoteBigIntegers(text))
+  return idKeys.size === 0 ? value : stringifyIds(value, idKeys)
 }
 
 // Not in TypeScript's lib yet; present in Node >= 21 and current browsers.
@@ -122,5 +120,5 @@ function stringifySentinel(value: unknown, integerKeys: ReadonlySet<string> = NO
   return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1')
 }
 
-/** The fallback paths, exposed so tests cover them on engines that do not need them. */
-export const internals = { parseQuoted, stringifySentinel, hasSourceAccess: HAS_SOURCE }
+/** The fallback path, exposed so tests cover it on engines that do not need it. */
+export const internals = { stringifySentinel }

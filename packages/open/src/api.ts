@@ -26,6 +26,7 @@ import { MaterialSaveError } from './errors.ts'
 import { orgIdForSave } from './org-id.ts'
 
 const CALL = '/open-api/standard/call/service'
+const eventTypeListSchema = z.array(eventTypeEntrySchema)
 
 /** The open API's calls (area B), over the token transport and the API-key transport. */
 export function createOpenApi(
@@ -186,7 +187,7 @@ export function createOpenApi(
             idempotent: true,
             // The interface does not say whether this list comes wrapped: both are accepted.
             allowBare: true,
-            schema: z.array(eventTypeEntrySchema),
+            schema: eventTypeListSchema,
             call: (init) => transport.client.GET(path, init),
           },
           call,

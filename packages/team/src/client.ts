@@ -53,6 +53,7 @@ export interface TeamClient {
 }
 
 const MEMBERS = '/api/team/members'
+const memberListSchema = z.array(teamMemberSchema)
 
 /**
  * The SDK's bound on a login link's life. The service documents no maximum; a login token that
@@ -74,7 +75,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
             method: 'GET',
             path: MEMBERS,
             idempotent: true,
-            schema: z.array(teamMemberSchema),
+            schema: memberListSchema,
             call: (init) => client.GET(MEMBERS, init),
           },
           call,
