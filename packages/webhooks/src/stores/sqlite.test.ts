@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -30,7 +31,6 @@ describe('sqliteStore', () => {
     const db = new DatabaseSync(full)
     expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
     db.close()
-    // synchronous is per connection: check it through a store's own connection behaviour instead.
     const normal = sqliteStore(file(), { synchronous: 'NORMAL' })
     await normal.close()
     expect(() => sqliteStore(file(), { synchronous: 'OFF' as 'FULL' })).toThrow(/FULL, NORMAL or EXTRA/)
@@ -56,6 +56,32 @@ describe('sqliteStore', () => {
         code: 'store_unavailable',
       },
     )
+  })
+
+  it('reports a file it cannot open as a retryable store error on first use', async () => {
+    const store = sqliteStore(join(dir, 'no', 'such', 'dir', 'x.db'))
+    await expect(store.insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 })).rejects.toMatchObject(
+      {
+        code: 'store_unavailable',
+        isRetryable: true,
+      },
+    )
+    await store.close()
+  })
+
+  it('lets the process exit while idle (its worker thread holds the event loop only while awaited)', () => {
+    const module = join(import.meta.dirname, 'sqlite.ts')
+    const script = `import { sqliteStore } from ${JSON.stringify(module)}
+      const store = sqliteStore(${JSON.stringify(file())})
+      console.log(await store.insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 }))`
+    const run = spawnSync(
+      process.execPath,
+      ['--conditions=@service-sdk/source', '--input-type=module', '-e', script],
+      { encoding: 'utf8', timeout: 20_000 },
+    )
+    expect(run.stdout.trim()).toBe('inserted')
+    expect(run.signal).toBeNull()
+    expect(run.status).toBe(0)
   })
 
   it('refuses a table name that is not a plain identifier', () => {

@@ -1,18 +1,8 @@
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite'
+import type { Worker as WorkerThread } from 'node:worker_threads'
 import { WebhookError } from '../errors.ts'
-import type {
-  ClaimedEvent,
-  ClaimOptions,
-  EventStatus,
-  ListOptions,
-  NewEvent,
-  PruneOptions,
-  RequeueOptions,
-  Settlement,
-  WebhookStore,
-} from '../store.ts'
-import { createGroupCommit } from './group-commit.ts'
+import type { ClaimedEvent, EventStatus, Settlement, WebhookStore } from '../store.ts'
 import { checkTableName, countsFrom, type EventRow, fromRow } from './rows.ts'
+import { createEngine, type OpResult, type ReadOp, type WriteOp } from './sqlite-engine.ts'
 
 export interface SqliteStoreOptions {
   /**
@@ -30,12 +20,45 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number
 }
 
+// The worker: the engine's own source, run with the store's settings.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads')
+let engine
+try {
+  engine = (${createEngine.toString()})(workerData)
+  parentPort.postMessage({ ready: true })
+} catch (error) {
+  parentPort.postMessage({ ready: false, error: String(error && error.message || error) })
+}
+parentPort.on('message', (message) => {
+  if (message.kind === 'write') parentPort.postMessage({ id: message.id, ...engine.write(message.ops) })
+  else if (message.kind === 'read') parentPort.postMessage({ id: message.id, result: engine.read(message.op) })
+  else if (message.kind === 'close') { engine.close(); parentPort.postMessage({ id: message.id, closed: true }) }
+})
+`
+
+type Reply =
+  | { ready: true }
+  | { ready: false; error: string }
+  | { id: number; results: OpResult[] }
+  | { id: number; failed: string }
+  | { id: number; result: OpResult }
+  | { id: number; closed: true }
+
+interface Waiter {
+  resolve: (value: never) => void
+  reject: (error: unknown) => void
+}
+
 /**
  * The embedded inbox: one SQLite file in WAL mode through `node:sqlite` (Node >= 22.13; no native
- * addon). Concurrent requests share one transaction and one fsync (group commit), so durable
- * ingest does not cost one disk flush per request. One process per file is the intended use;
- * several receivers on one machine can share a file, at the cost of waiting for each other's
- * commits. For several machines, use `postgresStore`.
+ * addon), driven from a worker thread so that a commit's fsync never blocks the event loop.
+ *
+ * Group commit: every write requested while a commit is in flight (or during one turn of the
+ * event loop) goes into the next transaction, committed and fsynced once; each caller's promise
+ * settles after its own transaction committed. One process per file is the intended use; several
+ * receivers on one machine can share a file, at the cost of waiting for each other's commits.
+ * For several machines, use `postgresStore`.
  */
 export function sqliteStore(path: string, options: SqliteStoreOptions = {}): WebhookStore {
   const table = checkTableName(options.table ?? 'webhook_events')
@@ -45,150 +68,161 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Web
       code: 'invalid_options',
     })
   }
-  // Loaded on use, so that importing the package never loads node:sqlite for PostgreSQL users.
-  const sqlite = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite') | undefined
-  if (!sqlite) {
+  if (!process.getBuiltinModule?.('node:sqlite')) {
     throw new WebhookError('sqliteStore needs node:sqlite (Node >= 22.13).', { code: 'invalid_options' })
   }
-  const db: DatabaseSync = new sqlite.DatabaseSync(path, { timeout: options.busyTimeoutMs ?? 5000 })
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${synchronous};`)
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS ${table} (
-      seq INTEGER PRIMARY KEY,
-      key TEXT NOT NULL UNIQUE,
-      event_type TEXT NOT NULL,
-      body TEXT NOT NULL,
-      received_at INTEGER NOT NULL,
-      status TEXT NOT NULL DEFAULT 'pending',
-      attempts INTEGER NOT NULL DEFAULT 0,
-      next_attempt_at INTEGER NOT NULL,
-      lease_owner TEXT,
-      lease_until INTEGER,
-      last_error TEXT,
-      finished_at INTEGER
-    );
-    CREATE INDEX IF NOT EXISTS ${table}_due ON ${table} (next_attempt_at, seq) WHERE status = 'pending';
-    CREATE INDEX IF NOT EXISTS ${table}_lease ON ${table} (lease_until) WHERE status = 'processing';
-    CREATE INDEX IF NOT EXISTS ${table}_status ON ${table} (status, seq);
-  `)
-
-  const sql = (text: string): StatementSync => db.prepare(text)
-  const insert = sql(
-    `INSERT INTO ${table} (key, event_type, body, received_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (key) DO NOTHING`,
-  )
-  // INDEXED BY: left to itself the planner picks the (status, seq) index and sorts every pending
-  // row on each claim, which under load costs more than everything else the receiver does.
-  const lease = (index: string, where: string, order: string) =>
-    sql(
-      `UPDATE ${table} SET status = 'processing', lease_owner = ?, lease_until = ?, attempts = attempts + 1
-       WHERE seq IN (SELECT seq FROM ${table} INDEXED BY ${index} WHERE ${where} ORDER BY ${order} LIMIT ?) RETURNING *`,
-    )
-  const claimExpired = lease(`${table}_lease`, `status = 'processing' AND lease_until <= ?`, 'lease_until')
-  const claimDue = lease(
-    `${table}_due`,
-    `status = 'pending' AND next_attempt_at <= ?`,
-    'next_attempt_at, seq',
-  )
-  const renew = sql(
-    `UPDATE ${table} SET lease_until = ? WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
-  )
-  const settle = sql(
-    `UPDATE ${table} SET status = ?, next_attempt_at = coalesce(?, next_attempt_at), last_error = coalesce(?, last_error),
-       finished_at = ?, lease_owner = NULL, lease_until = NULL
-     WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
-  )
-  const get = sql(`SELECT * FROM ${table} WHERE key = ?`)
-  const counts = sql(`SELECT status, count(*) AS n FROM ${table} GROUP BY status`)
-  const seqOf = `coalesce((SELECT seq FROM ${table} WHERE key = ?), 0)`
-  const listAll = sql(`SELECT * FROM ${table} WHERE seq > ${seqOf} ORDER BY seq LIMIT ?`)
-  const listStatus = sql(`SELECT * FROM ${table} WHERE status = ? AND seq > ${seqOf} ORDER BY seq LIMIT ?`)
-  const requeueDead = sql(
-    `UPDATE ${table} SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL WHERE status = 'dead'`,
-  )
-  const requeueKey = sql(
-    `UPDATE ${table} SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL
-     WHERE key = ? AND status <> 'processing'`,
-  )
-  const prune = sql(`DELETE FROM ${table} WHERE status = ? AND finished_at < ?`)
-
-  const writes = createGroupCommit({
-    begin: () => db.exec('BEGIN IMMEDIATE'),
-    commit: () => db.exec('COMMIT'),
-    rollback: () => {
-      if (db.isTransaction) db.exec('ROLLBACK')
-    },
+  const { Worker } = process.getBuiltinModule('node:worker_threads') as typeof import('node:worker_threads')
+  const worker: WorkerThread = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { path, table, synchronous, busyTimeoutMs: options.busyTimeoutMs ?? 5000 },
   })
+  worker.unref()
+
+  let failure: WebhookError | undefined
+  let nextId = 0
+  const waiting = new Map<number, Waiter | Waiter[]>()
+  let queue: Array<{ op: WriteOp } & Waiter> = []
+  let writing = false
+  let scheduled = false
   let closed = false
-  const open = () => {
-    if (closed)
-      throw new WebhookError('The SQLite store is closed.', { code: 'store_unavailable', isRetryable: true })
+  let idle: (() => void) | undefined
+
+  const unavailable = (message: string, cause?: unknown) =>
+    new WebhookError(`The SQLite store failed: ${message}`, {
+      code: 'store_unavailable',
+      isRetryable: true,
+      cause,
+    })
+
+  function failAll(error: WebhookError): void {
+    failure = error
+    for (const w of waiting.values()) for (const one of [w].flat()) one.reject(error)
+    for (const q of queue) q.reject(error)
+    waiting.clear()
+    queue = []
+    writing = false
+    idle?.()
+  }
+
+  // Keep the process alive only while an answer is awaited.
+  const busy = () => (waiting.size > 0 || queue.length > 0 ? worker.ref() : worker.unref())
+
+  worker.on('message', (reply: Reply) => {
+    if ('ready' in reply) {
+      if (!reply.ready) failAll(unavailable(`cannot open ${path}: ${reply.error}`))
+      return
+    }
+    const w = waiting.get(reply.id)
+    waiting.delete(reply.id)
+    if ('results' in reply || 'failed' in reply) {
+      const group = w as Waiter[]
+      writing = false
+      if ('failed' in reply) {
+        const error = unavailable(`could not commit: ${reply.failed}`)
+        for (const one of group) one.reject(error)
+      } else {
+        for (const [i, one] of group.entries()) {
+          const r = reply.results[i]!
+          if (r.ok) one.resolve(r.value as never)
+          else one.reject(unavailable(r.error))
+        }
+      }
+      if (queue.length > 0) send()
+      else idle?.()
+    } else if ('result' in reply) {
+      const one = w as Waiter
+      if (reply.result.ok) one.resolve(reply.result.value as never)
+      else one.reject(unavailable(reply.result.error))
+    } else (w as Waiter | undefined)?.resolve(undefined as never)
+    busy()
+  })
+  worker.on('error', (error) => failAll(unavailable(error.message, error)))
+  worker.on('exit', () => {
+    if (!closed) failAll(unavailable('its worker thread exited'))
+  })
+
+  function send(): void {
+    scheduled = false
+    if (writing || queue.length === 0 || failure) return
+    const group = queue
+    queue = []
+    writing = true
+    const id = ++nextId
+    waiting.set(id, group)
+    worker.postMessage({ kind: 'write', id, ops: group.map((q) => q.op) })
+    busy()
+  }
+
+  function write<T>(op: WriteOp): Promise<T> {
+    if (failure) return Promise.reject(failure)
+    if (closed) return Promise.reject(unavailable('the store is closed'))
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ op, resolve: resolve as (value: never) => void, reject })
+      busy()
+      // While a commit is in flight, writes gather for the next one; otherwise wait one turn so
+      // the requests read in this turn commit together.
+      if (!writing && !scheduled) {
+        scheduled = true
+        setImmediate(send)
+      }
+    })
+  }
+
+  function read<T>(op: ReadOp): Promise<T> {
+    if (failure) return Promise.reject(failure)
+    if (closed) return Promise.reject(unavailable('the store is closed'))
+    return new Promise<T>((resolve, reject) => {
+      const id = ++nextId
+      waiting.set(id, { resolve: resolve as (value: never) => void, reject })
+      worker.postMessage({ kind: 'read', id, op })
+      busy()
+    })
   }
 
   return {
-    insert(event: NewEvent) {
-      return writes.run(() => {
-        const { changes } = insert.run(
-          event.key,
-          event.eventType,
-          event.body,
-          event.receivedAt,
-          event.receivedAt,
-        )
-        return changes === 0 ? 'duplicate' : 'inserted'
-      })
+    insert: (event) => write({ t: 'insert', ...event }),
+    async claim({ owner, limit, now, leaseMs }) {
+      const rows = await write<EventRow[]>({ t: 'claim', owner, limit, now, leaseMs })
+      return rows.map((row) => fromRow(row) as ClaimedEvent)
     },
-    claim({ owner, limit, now, leaseMs }: ClaimOptions) {
-      return writes.run(() => {
-        const until = now + leaseMs
-        const rows = claimExpired.all(owner, until, now, limit) as unknown as EventRow[]
-        if (rows.length < limit)
-          rows.push(...(claimDue.all(owner, until, now, limit - rows.length) as unknown as EventRow[]))
-        return rows.map(fromRow) as ClaimedEvent[]
-      })
-    },
-    renew(key, owner, leaseUntil) {
-      return writes.run(() => renew.run(leaseUntil, key, owner).changes > 0)
-    },
-    settle(key: string, owner: string, outcome: Settlement) {
-      return writes.run(() => {
-        const args: SQLInputValue[] =
-          outcome.status === 'pending'
-            ? ['pending', outcome.nextAttemptAt, outcome.error, null]
-            : [outcome.status, null, outcome.status === 'dead' ? outcome.error : null, outcome.at]
-        return settle.run(...args, key, owner).changes > 0
+    renew: (key, owner, leaseUntil) => write({ t: 'renew', key, owner, leaseUntil }),
+    settle(key, owner, outcome: Settlement) {
+      return write({
+        t: 'settle',
+        key,
+        owner,
+        status: outcome.status,
+        nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+        error: outcome.status === 'done' ? null : outcome.error,
+        at: outcome.status === 'pending' ? null : outcome.at,
       })
     },
     async get(key) {
-      open()
-      const row = get.get(key) as EventRow | undefined
+      const row = await read<EventRow | undefined>({ t: 'get', key })
       return row ? fromRow(row) : undefined
     },
-    async list({ status, limit = 100, after }: ListOptions = {}) {
-      open()
-      const rows = status ? listStatus.all(status, after ?? null, limit) : listAll.all(after ?? null, limit)
-      return (rows as unknown as EventRow[]).map(fromRow)
+    async list({ status, limit = 100, after } = {}) {
+      const rows = await read<EventRow[]>({ t: 'list', status: status ?? null, after: after ?? null, limit })
+      return rows.map(fromRow)
     },
     async counts() {
-      open()
-      return countsFrom(counts.all() as unknown as Array<{ status: EventStatus; n: number }>)
+      return countsFrom(await read<Array<{ status: EventStatus; n: number }>>({ t: 'counts' }))
     },
-    requeue({ keys, now }: RequeueOptions) {
-      return writes.run(() => {
-        if (!keys) return Number(requeueDead.run(now).changes)
-        let n = 0
-        for (const key of keys) n += Number(requeueKey.run(now, key).changes)
-        return n
-      })
-    },
-    prune({ before, status = 'done' }: PruneOptions) {
-      return writes.run(() => Number(prune.run(status, before).changes))
-    },
+    requeue: ({ keys, now }) => write({ t: 'requeue', keys: keys ? [...keys] : null, now }),
+    prune: ({ before, status = 'done' }) => write({ t: 'prune', status, before }),
     async close() {
       if (closed) return
       closed = true
-      await writes.close()
-      db.close()
+      if (queue.length > 0 || writing) await new Promise<void>((resolve) => (idle = resolve))
+      if (!failure) {
+        await new Promise<void>((resolve) => {
+          const id = ++nextId
+          waiting.set(id, { resolve: () => resolve(), reject: () => resolve() })
+          worker.ref()
+          worker.postMessage({ kind: 'close', id })
+        })
+      }
+      await worker.terminate()
     },
-  } satisfies WebhookStore as WebhookStore
+  }
 }
