@@ -8,6 +8,7 @@ import { openApiRoutes, subscriptionRoutes } from './open/routes.ts'
 import { createOssApp, directoryObjectStore, memoryObjectStore, type ObjectStore, ossError } from './oss/index.ts'
 import { loginRoutes } from './pages/login.ts'
 import { defaultSeed, loadSeed, type Seed } from './seed.ts'
+import { selectorRoutes } from './selector/routes.ts'
 import { BUCKET, createState, type State } from './state.ts'
 import { teamRoutes } from './team/routes.ts'
 import { controlRoutes, createControl, type SimulatorControl } from './control.ts'
@@ -71,7 +72,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     state,
     store,
     faults,
-    quirks: { successCode: '0', bareEventTypes: false, ...options.quirks },
+    quirks: { successCode: '0', bareEventTypes: false, selectorFamily: 'both', ...options.quirks },
     now,
     ossEndpoint: () => ossEndpoint,
     publicOrigin: () => publicOrigin,
@@ -93,6 +94,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   app.route('/open-api/standard/call/service', openApiRoutes(sim))
   app.route('/api/service', subscriptionRoutes(sim))
   app.route('/auth', loginRoutes(sim))
+  app.route('/outer', selectorRoutes(sim))
   app.route('/files', fileRoutes(sim))
   app.route('/_sim', controlRoutes(control))
   app.notFound(() => json({ error: 'Not found' }, 404))

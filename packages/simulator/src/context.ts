@@ -9,6 +9,11 @@ export interface Quirks {
   successCode: '0' | 0 | '200'
   /** Answer the event-types query with a bare list instead of the envelope. */
   bareEventTypes: boolean
+  /**
+   * The message family the selector page posts (interface §6.1 lists two): `choiceModal`,
+   * `selector`, or `both` (each message in both families). Default `both`.
+   */
+  selectorFamily?: 'choiceModal' | 'selector' | 'both'
 }
 
 /** Changes that produce callbacks and webhooks; implemented by the webhook sender. */
