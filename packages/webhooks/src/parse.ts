@@ -39,6 +39,10 @@ export function isKnownEvent(event: WebhookEvent): event is KnownWebhookEvent {
   return KNOWN.has(event.eventType)
 }
 
+export function isKnownEventType(eventType: string): eventType is KnownEventType {
+  return KNOWN.has(eventType)
+}
+
 /**
  * The event type of a decoded body. The folder callback's eventType is documented as a default,
  * so a body shaped like one (folderId and assets) without it is taken as one.

@@ -218,7 +218,7 @@ describe('the token', () => {
 
 describe('processing', () => {
   it('routes each event to the handlers for its type and to onAny, with a context', async () => {
-    const { receiver } = setup()
+    const { receiver, lines } = setup()
     const calls: string[] = []
     receiver.on('MATERIAL_DELETED', (event, ctx) => {
       calls.push(`deleted ${event.payload.deleteAction} ${ctx.key} #${ctx.attempt}`)
@@ -229,6 +229,9 @@ describe('processing', () => {
     )
     receiver.on('MATERIAL_SHARED', (event) => void calls.push(`unknown ${event.eventType}`))
     receiver.onAny((event) => void calls.push(`any ${event.eventType}`))
+    expect(lines.filter((l) => l.includes('does not know'))).toEqual([
+      expect.stringContaining('"eventType":"MATERIAL_SHARED"'),
+    ])
     for (const body of [S.deletedPermanent, S.addedToFolder, S.versionRemove, S.unknownEventType]) {
       expect((await post(receiver, token, body)).status).toBe(200)
     }

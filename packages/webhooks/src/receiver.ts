@@ -4,7 +4,7 @@ import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts
 import { bodyText, decodeBody } from './decode.ts'
 import { describe, WebhookError, WebhookHandlerError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from './events.ts'
-import { toEvent } from './parse.ts'
+import { isKnownEventType, toEvent } from './parse.ts'
 import type { ClaimedEvent, EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
 import { sqliteStore } from './stores/sqlite.ts'
 import { lastPathSegment, tokenCheck } from './token.ts'
@@ -275,6 +275,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const receiver: WebhookReceiver = {
     on(eventType: string | readonly string[], handler: WebhookHandler<never>) {
       for (const type of typeof eventType === 'string' ? [eventType] : eventType) {
+        if (!isKnownEventType(type)) {
+          // Allowed (the service may add types), but most often a typo: say so once, at startup.
+          logger.warn('webhooks: a handler was registered for an event type this SDK does not know', {
+            eventType: type,
+          })
+        }
         const list = handlers.get(type) ?? []
         list.push(handler)
         handlers.set(type, list)
