@@ -10,7 +10,10 @@ export interface BaseSelectorOptions {
   appUrl: string | URL
   /** Show the page inline in this element (sized 100% of it) instead of in a modal dialog. */
   container?: HTMLElement
-  /** Aborting closes the selector and rejects with code `aborted`. */
+  /**
+   * Aborting closes the selector and rejects with a `SelectorError` of code `aborted` whose
+   * `cause` is the signal's `reason` (not with the reason itself).
+   */
   signal?: AbortSignal
   /**
    * How long to wait for the page's loaded message before rejecting with code `timeout`; not a

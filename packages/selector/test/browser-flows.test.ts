@@ -237,7 +237,8 @@ describe.skipIf(!suite.available).concurrent('in Chromium', () => {
           return window.host.frames()
         }, app())
         expect(created).toBe(0)
-        expect((await result(page)).error).toMatchObject({ code: 'aborted' })
+        // The signal's reason is the cause, not the rejection itself (see the README's Aborting).
+        expect((await result(page)).error).toMatchObject({ code: 'aborted', cause: 'Error: stop' })
       },
     )
 

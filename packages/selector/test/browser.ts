@@ -16,8 +16,11 @@ export interface Suite {
   errors(page: Page): string[]
 }
 
-/** One Chromium and three origins per test file; tests may run concurrently. */
-export function browserSuite(): Suite {
+/**
+ * One Chromium and three origins per test file; tests may run concurrently. `origins` replaces
+ * how the origins are started (before the browser), e.g. to start a real selector app first.
+ */
+export function browserSuite(options: { origins?: () => Promise<Origins> } = {}): Suite {
   const chromium = chromiumOrSkip()
   let browser: Browser | undefined
   const suite = { available: chromium.available } as Suite
@@ -27,7 +30,7 @@ export function browserSuite(): Suite {
   beforeAll(async () => {
     if (!chromium.available) return
     requireBuild()
-    suite.origins = await startOrigins()
+    suite.origins = await (options.origins ?? startOrigins)()
     browser = await chromium.launch()
   })
   afterAll(async () => {

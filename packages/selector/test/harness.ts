@@ -50,8 +50,15 @@ export interface Origins {
   close(): Promise<void>
 }
 
+export interface OriginOptions {
+  /** The host page's host name. Default `127.0.0.1`; `localhost` makes it another site than a server on 127.0.0.1. */
+  hostName?: string
+  /** More origins the host page's CSP lets it frame (a real selector app, e.g. the simulator's). */
+  frameSrc?: string[]
+}
+
 /** Three servers, three origins, one handler: the host page, the fake selector page, and an attacker. */
-export async function startOrigins(): Promise<Origins> {
+export async function startOrigins(options: OriginOptions = {}): Promise<Origins> {
   const servers: Server[] = []
   const origins = { host: '', app: '', evil: '' }
   const listen = async (host: string) => {
@@ -74,7 +81,8 @@ export async function startOrigins(): Promise<Origins> {
       if (page) {
         // A strict CSP, as a careful embedder has: no inline script or style, frames only from the
         // two origins the tests embed.
-        const csp = `default-src 'self'; script-src 'self'; style-src 'self'; frame-src ${origins.app} ${origins.evil}`
+        const frames = [origins.app, origins.evil, ...(options.frameSrc ?? [])].join(' ')
+        const csp = `default-src 'self'; script-src 'self'; style-src 'self'; frame-src ${frames}`
         const html = `<!doctype html><html><head><meta charset="utf-8"><title>host</title>
 <script src="/tracker.js"></script><script src="/host.js"></script>${HARNESS[page]}</head>
 <body><button id="opener">open</button><div id="c1"></div><div id="c2"></div></body></html>`
@@ -109,7 +117,7 @@ export async function startOrigins(): Promise<Origins> {
     servers.push(server)
     return (server.address() as AddressInfo).port
   }
-  origins.host = `http://127.0.0.1:${await listen('127.0.0.1')}`
+  origins.host = `http://${options.hostName ?? '127.0.0.1'}:${await listen('127.0.0.1')}`
   // `localhost`, another host name: the selector app is cross-origin and cross-site to the host.
   origins.app = `http://localhost:${await listen('127.0.0.1')}`
   origins.evil = `http://127.0.0.1:${await listen('127.0.0.1')}`

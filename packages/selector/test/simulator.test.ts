@@ -1,0 +1,139 @@
+import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
+import type { Frame, Page } from 'playwright-core'
+import { afterAll, describe, expect, test } from 'vitest'
+import { browserSuite } from './browser.ts'
+import { startOrigins } from './harness.ts'
+
+// End to end: the built SDK in a host page on one site, the simulator's real selector page (not
+// the scripted fake) on another, a user clicking in it. The simulator serves on 127.0.0.1; the
+// host page is on `localhost`.
+
+let sim: RunningSimulator | undefined
+const suite = browserSuite({
+  origins: async () => {
+    sim = await startSimulator()
+    return startOrigins({ hostName: 'localhost', frameSrc: [sim.urls.app] })
+  },
+})
+afterAll(async () => {
+  await sim?.stop()
+})
+
+const ADA = '1673603133161799680'
+const ACME_CAMPAIGNS = '1753946835010000001'
+const ACME_BRAND = '1753946835010000005'
+const MY_AUTUMN = '1753946835000000003'
+const HELLO = [...Buffer.from('hello, selector')]
+const ALL_BYTES = Array.from({ length: 256 }, (_, i) => i)
+
+const result = (page: Page) => page.evaluate(() => window.host.result('a'))
+const frames = (page: Page) => page.evaluate(() => [window.host.frames(), window.host.dialogs()])
+
+/** The simulator's page inside the SDK's iframe, once its tree is there. */
+async function selectorPage(page: Page): Promise<Frame> {
+  const element = await page.waitForSelector('iframe', { state: 'attached' })
+  const frame = await element.contentFrame()
+  if (!frame) throw new Error('the iframe has no frame')
+  await frame.waitForSelector('[role="tree"]')
+  return frame
+}
+
+/** Click a folder's row (the tree item itself also holds its expanded children). */
+const choose = (frame: Frame, name: string) =>
+  frame.getByRole('treeitem', { name, exact: true }).locator(':scope > .row').click()
+
+describe.skipIf(!suite.available)('against the simulator’s selector page, in Chromium', () => {
+  describe.each(['choiceModal', 'selector', 'both'] as const)('page posting the %s family', (family) => {
+    test('pickFolder: the theme reaches the page; clicking a team folder resolves with its ids', async (t) => {
+      sim!.control.quirks.selectorFamily = family
+      const page = await suite.host(t, 'esm')
+      await page.evaluate(
+        (appUrl) => window.host.start('a', 'pickFolder', { appUrl, theme: 'dark' }),
+        sim!.urls.app,
+      )
+      const frame = await selectorPage(page)
+      expect(new URL(frame.url()).searchParams.get('file')).toBe('empty')
+      await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark')
+      await choose(frame, 'Acme Campaigns')
+      await frame.getByRole('button', { name: 'Confirm' }).click()
+      // 1753946835010000001 is beyond 2^53: it arrives as a string, every digit kept.
+      expect(await result(page)).toEqual({ value: { folderId: ACME_CAMPAIGNS, orgId: '1001' } })
+      expect(await frames(page)).toEqual([0, 0])
+    })
+  })
+
+  test('pickFolder (IIFE build): a personal folder reports orgId 1, which orgIdForSave drops', async (t) => {
+    sim!.control.quirks.selectorFamily = 'both'
+    const page = await suite.host(t, 'iife')
+    await page.evaluate((appUrl) => window.host.start('a', 'pickFolder', { appUrl }), sim!.urls.app)
+    const frame = await selectorPage(page)
+    await choose(frame, 'My Campaigns')
+    await choose(frame, '2026 Autumn')
+    await frame.getByRole('button', { name: 'Confirm' }).click()
+    expect(await result(page)).toEqual({ value: { folderId: MY_AUTUMN, orgId: '1' } })
+    expect(await page.evaluate(() => window.Selector.orgIdForSave('1'))).toBeUndefined()
+  })
+
+  test('uploadWithSelector: the page uploads the files into the chosen folder; the assets serve the exact bytes', async (t) => {
+    sim!.control.quirks.selectorFamily = 'both'
+    const before = new Set(sim!.control.snapshot().materials.map((m) => m.id))
+    const page = await suite.host(t, 'esm')
+    await page.evaluate(
+      (appUrl) =>
+        window.host.start('a', 'uploadWithSelector', {
+          appUrl,
+          makeFiles: true,
+          link: 'https://example.com/post/1',
+        }),
+      sim!.urls.app,
+    )
+    const frame = await selectorPage(page)
+    expect(new URL(frame.url()).searchParams.get('file')).toBeNull()
+    // The files arrived through the SDK's open message.
+    await frame.locator('.file').nth(1).waitFor()
+    expect(await frame.locator('.file-name').allTextContents()).toEqual(['hello.txt', 'all-bytes.bin'])
+    await choose(frame, 'Acme Brand assets')
+    await frame.getByRole('button', { name: 'Upload' }).click()
+    expect(await result(page)).toEqual({ value: { folderId: ACME_BRAND, orgId: '1001' } })
+    expect(await frames(page)).toEqual([0, 0])
+
+    const saved = sim!.control.snapshot().materials.filter((m) => !before.has(m.id))
+    expect(saved.map((m) => `${m.name}.${m.extension}`)).toEqual(['hello.txt', 'all-bytes.bin'])
+    for (const [material, bytes] of [
+      [saved[0]!, HELLO],
+      [saved[1]!, ALL_BYTES],
+    ] as const) {
+      expect(material).toMatchObject({
+        space: 't:1001',
+        folderId: ACME_BRAND,
+        size: bytes.length,
+        link: 'https://example.com/post/1',
+        ownerUserId: ADA,
+      })
+      // The asset's accessUrl, as material-save hands it out (the page's own answer is gone with
+      // its frame: the SDK takes the page down on success).
+      const response = await fetch(
+        `${sim!.urls.app}/files/${material.id}/${encodeURIComponent(`${material.name}.${material.extension}`)}`,
+      )
+      expect(response.status).toBe(200)
+      expect([...new Uint8Array(await response.arrayBuffer())]).toEqual(bytes)
+    }
+  })
+
+  test('Escape in the page cancels: the call resolves null and nothing is uploaded', async (t) => {
+    sim!.control.quirks.selectorFamily = 'both'
+    const before = sim!.control.snapshot().materials.length
+    const page = await suite.host(t, 'esm')
+    await page.evaluate(
+      (appUrl) => window.host.start('a', 'uploadWithSelector', { appUrl, makeFiles: true }),
+      sim!.urls.app,
+    )
+    const frame = await selectorPage(page)
+    await frame.locator('.file').nth(1).waitFor()
+    await choose(frame, 'Acme Brand assets')
+    await page.keyboard.press('Escape')
+    expect(await result(page)).toEqual({ value: null })
+    expect(await frames(page)).toEqual([0, 0])
+    expect(sim!.control.snapshot().materials).toHaveLength(before)
+  })
+})
