@@ -69,7 +69,7 @@ export class WebhookHandlerError extends WebhookError {
       init.retryAt === undefined
         ? 'moved to the dead letters; fix the handler, then re-queue it with receiver.events.requeue()'
         : 'it will be retried'
-    super(`${what}: ${init.reason ?? describe(init.cause)}; ${next}.`, {
+    super(`${what}: ${init.reason ?? describeError(init.cause)}; ${next}.`, {
       code: 'handler_failed',
       isRetryable: init.retryAt !== undefined,
       cause: init.cause,
@@ -94,8 +94,8 @@ export class WebhookHandlerError extends WebhookError {
 }
 
 /** A one-line description of anything thrown. */
-export function describe(error: unknown): string {
-  if (error instanceof AggregateError) return error.errors.map(describe).join('; ')
+export function describeError(error: unknown): string {
+  if (error instanceof AggregateError) return error.errors.map(describeError).join('; ')
   if (error instanceof Error) return `${error.name}: ${error.message}`
   return String(error)
 }

@@ -2,7 +2,7 @@ import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
 import { type Admitted, admit } from './admit.ts'
 import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts'
 import { bodyText, decodeBody } from './decode.ts'
-import { describe, WebhookError, WebhookHandlerError } from './errors.ts'
+import { describeError, WebhookError, WebhookHandlerError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from './events.ts'
 import { isKnownEventType, toEvent } from './parse.ts'
 import type { ClaimedEvent, EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
@@ -121,7 +121,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const clock = options.clock ?? { now: Date.now, random: Math.random }
   const store = options.store ?? sqliteStore('webhooks.sqlite')
 
-  const errorLine = (error: unknown): string => redact(describe(error)).slice(0, 2000)
+  const errorLine = (error: unknown): string => redact(describeError(error)).slice(0, 2000)
   const handlers = new Map<string, WebhookHandler<never>[]>()
   const anyHandlers: WebhookHandler[] = []
   const errorHandlers: Array<(error: WebhookError) => void | Promise<void>> = []
@@ -131,10 +131,10 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     for (const handler of errorHandlers) {
       try {
         Promise.resolve(handler(error)).catch((e) =>
-          logger.error('webhooks: an onError handler failed', { error: describe(e) }),
+          logger.error('webhooks: an onError handler failed', { error: describeError(e) }),
         )
       } catch (e) {
-        logger.error('webhooks: an onError handler failed', { error: describe(e) })
+        logger.error('webhooks: an onError handler failed', { error: describeError(e) })
       }
     }
   }
@@ -175,7 +175,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         reportError(
           WebhookError.isInstance(error)
             ? error
-            : new WebhookError(`The store failed: ${describe(error)}`, {
+            : new WebhookError(`The store failed: ${describeError(error)}`, {
                 code: 'store_unavailable',
                 cause: error,
               }),
@@ -248,7 +248,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       outcome = await store.insert({ key, eventType, body: text, receivedAt: clock.now() })
     } catch (cause) {
       const error = new WebhookError(
-        `The event could not be stored, so it was not acknowledged: ${describe(cause)}`,
+        `The event could not be stored, so it was not acknowledged: ${describeError(cause)}`,
         {
           code: 'store_unavailable',
           status: 503,

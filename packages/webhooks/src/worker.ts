@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Logger } from '@service-sdk/core'
 import { DEFAULT_RETRY, type RetryOptions, retryDelay } from './backoff.ts'
-import { describe, WebhookError } from './errors.ts'
+import { describeError, WebhookError } from './errors.ts'
 import type { ClaimedEvent, WebhookStore } from './store.ts'
 
 export interface ProcessingOptions {
@@ -107,7 +107,7 @@ export function createWorker(init: {
           }
         } while (again && active())
       } catch (error) {
-        logger.error('webhooks: claiming events failed', { error: describe(error) })
+        logger.error('webhooks: claiming events failed', { error: describeError(error) })
         onFailure(undefined, error, undefined)
       } finally {
         pumping = false
@@ -158,7 +158,7 @@ export function createWorker(init: {
               logger.warn('webhooks: lost the lease on an event while its handler ran', { key: event.key })
           },
           (error) =>
-            logger.warn('webhooks: renewing a lease failed', { key: event.key, error: describe(error) }),
+            logger.warn('webhooks: renewing a lease failed', { key: event.key, error: describeError(error) }),
         )
       },
       Math.max(1, Math.floor(leaseMs / 3)),
@@ -204,7 +204,7 @@ export function createWorker(init: {
       // The lease will expire and the event run again: at least once, never lost.
       logger.error('webhooks: recording an outcome failed; the event will run again', {
         key: event.key,
-        error: describe(error),
+        error: describeError(error),
       })
       onFailure(event, error, undefined)
     }

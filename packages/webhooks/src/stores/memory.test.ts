@@ -1,4 +1,4 @@
+import { storeContract } from '../../test/store-contract.ts'
 import { memoryStoreForTests } from './memory.ts'
-import { storeContract } from './store-contract.ts'
 
 storeContract('memoryStoreForTests', async () => memoryStoreForTests())

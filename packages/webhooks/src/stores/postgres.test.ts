@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { storeContract } from '../../test/store-contract.ts'
 import { postgresStore } from './postgres.ts'
-import { storeContract } from './store-contract.ts'
 
 const postgres = await postgresOrSkip()
 // One schema per run (and a table per test), so parallel runs never see each other's rows.

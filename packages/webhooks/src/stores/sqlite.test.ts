@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { storeContract } from '../../test/store-contract.ts'
 import { sqliteStore } from './sqlite.ts'
-import { storeContract } from './store-contract.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'webhooks-sqlite-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
