@@ -2,4 +2,21 @@ export type { OpenApi } from './api.ts'
 export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
 export { MaterialSaveError } from './errors.ts'
 export { orgIdForSave } from './org-id.ts'
+export type { CheckpointStore, SourceFingerprint, UploadCheckpoint } from './upload/checkpoint.ts'
+export type { UploadPhase, UploadProgress } from './upload/progress.ts'
+export type {
+  Upload,
+  UploadAssetFields,
+  UploadBatch,
+  UploadDefaults,
+  UploadedAsset,
+  UploadManyItem,
+  UploadManyOptions,
+  UploadManyProgress,
+  UploadManyResult,
+  UploadOptions,
+  UploadRetryOptions,
+  UploadSource,
+  UploadTransferOptions,
+} from './upload/types.ts'
 export { canWrite, writableOrgs } from './write-rule.ts'

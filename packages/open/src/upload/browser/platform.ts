@@ -1,0 +1,23 @@
+import { ServiceValidationError } from '@service-sdk/core'
+import type { UploadPlatform } from '../platform.ts'
+import { createXhrHttp } from './http.ts'
+import { prepareBrowserSource, refuseBrowserSource } from './sources.ts'
+
+/** Browsers: Files, Blobs, bytes and streams; XMLHttpRequest under ali-oss; checkpoints in the caller's store. */
+export function createPlatform(): UploadPlatform {
+  return {
+    refuse: refuseBrowserSource,
+    prepare: prepareBrowserSource,
+    http: createXhrHttp,
+    checkpointDirectory() {
+      throw new ServiceValidationError('upload options', [
+        {
+          path: 'checkpoint',
+          message:
+            'a directory works only in Node: pass a CheckpointStore (load, save, remove), e.g. on IndexedDB',
+        },
+      ])
+    },
+    dispose() {},
+  }
+}

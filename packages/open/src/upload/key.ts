@@ -1,0 +1,59 @@
+/** OSS object names are at most 1023 bytes of UTF-8. */
+export const MAX_KEY_BYTES = 1023
+
+const encoder = new TextEncoder()
+const bytes = (text: string) => encoder.encode(text).byteLength
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+const CONTROL = /[\u0000-\u001f\u007f]/g
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above (no `g`: `test` must not keep state)
+const HAS_CONTROL = /[\u0000-\u001f\u007f]/
+
+/** `dir` as a prefix: a directory without its trailing slash still gets one. */
+export function directoryPrefix(dir: string): string {
+  return dir === '' || dir.endsWith('/') ? dir : `${dir}/`
+}
+
+/** 16 random bytes as hex: works in every browser context (`randomUUID` needs a secure one). */
+export function randomId(): string {
+  const random = crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(random, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/**
+ * A unique key under the credential's directory that keeps the file's name readable:
+ * `<dir><32 hex>/<file name>`. Slashes and control characters in the name are replaced, and a
+ * long name is shortened (keeping its extension) to fit OSS's 1023 bytes.
+ */
+export function uniqueKey(dir: string, fileName: string, id: string = randomId()): string {
+  const prefix = `${directoryPrefix(dir)}${id}/`
+  let name = fileName.replace(CONTROL, '').replace(/[/\\]/g, '_').trim() || 'file'
+  const room = MAX_KEY_BYTES - bytes(prefix)
+  if (bytes(name) > room) {
+    const dot = name.lastIndexOf('.')
+    const extension = dot > 0 && bytes(name.slice(dot)) <= 32 ? name.slice(dot) : ''
+    let stem = name.slice(0, name.length - extension.length)
+    while (stem.length > 0 && bytes(stem) + bytes(extension) > room)
+      stem = Array.from(stem).slice(0, -1).join('')
+    name = stem + extension
+  }
+  return prefix + name
+}
+
+/** Why `key` (relative to the credential's directory) is not a usable key, or `undefined`. */
+export function refuseRelativeKey(key: string): string | undefined {
+  if (key === '' || key.trim() !== key) return 'must not be empty or start or end with spaces'
+  if (key.startsWith('/')) return 'is relative to the directory of the upload credentials: no leading "/"'
+  if (HAS_CONTROL.test(key)) return 'must not contain control characters'
+  if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) {
+    return 'must not contain empty, "." or ".." segments'
+  }
+  if (bytes(key) > MAX_KEY_BYTES) return `must be at most ${MAX_KEY_BYTES} bytes`
+  return undefined
+}
+
+/** Splits `report.final.pdf` into `report.final` and `pdf`; a name without a dot has no extension. */
+export function splitFileName(fileName: string): { name: string; extension: string | undefined } {
+  const dot = fileName.lastIndexOf('.')
+  if (dot <= 0 || dot === fileName.length - 1) return { name: fileName, extension: undefined }
+  return { name: fileName.slice(0, dot), extension: fileName.slice(dot + 1) }
+}

@@ -1,0 +1,120 @@
+import http from 'node:http'
+import https from 'node:https'
+import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
+import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
+import { type HttpOptions, partNumberOf } from '../platform.ts'
+
+/** Keep-alive agents shared by the uploads of one client: connections are reused across files. */
+export interface NodeAgents {
+  http: http.Agent
+  https: https.Agent
+  destroy(): void
+}
+
+export function createAgents(): NodeAgents {
+  const agents = {
+    http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
+    https: new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
+  }
+  return {
+    ...agents,
+    destroy() {
+      agents.http.destroy()
+      agents.https.destroy()
+    },
+  }
+}
+
+/**
+ * ali-oss's HTTP layer on node:http, for one upload: `signal` cuts the upload's object-byte
+ * requests (and only those), request bodies are counted as they are consumed, and `timeoutMs` is an idle
+ * timeout (no byte in either direction for that long), so a large part on a slow link is fine.
+ */
+export function createNodeHttp(agents: NodeAgents, options: HttpOptions): OssHttp {
+  return {
+    request(url: string, params: OssHttpRequest): Promise<OssHttpResponse> {
+      return new Promise((resolve, reject) => {
+        const started = Date.now()
+        const target = new URL(url)
+        const secure = target.protocol === 'https:'
+        let settled = false
+        let timedOut = false
+        const fail = (name: string, status: -1 | -2, message: string) => {
+          if (settled) return
+          settled = true
+          reject(Object.assign(new Error(message), { name, status }))
+        }
+        // Only object bytes (PUT) are cut by an abort: see HttpOptions.signal.
+        const cut = params.method === 'PUT'
+        if (cut && options.signal.aborted) return fail('AbortError', -1, 'aborted')
+
+        const req = (secure ? https : http).request(target, {
+          method: params.method,
+          headers: params.headers,
+          agent: secure ? agents.https : agents.http,
+          ...(cut ? { signal: options.signal } : {}),
+        })
+        req.setTimeout(options.timeoutMs, () => {
+          timedOut = true
+          req.destroy()
+        })
+        req.on('error', (error) => {
+          if (timedOut) fail('ConnectionTimeoutError', -2, `no progress for ${options.timeoutMs} ms`)
+          else if (cut && options.signal.aborted) fail('AbortError', -1, 'aborted')
+          else fail('ConnectionError', -1, error.message)
+        })
+        req.on('response', (res) => {
+          const chunks: Buffer[] = []
+          let size = 0
+          res.on('data', (chunk: Buffer) => {
+            chunks.push(chunk)
+            size += chunk.length
+          })
+          res.on('error', (error) => fail('ResponseError', -1, error.message))
+          res.on('aborted', () => fail('ResponseError', -1, 'the response was cut short'))
+          res.on('end', () => {
+            if (settled) return
+            settled = true
+            const data = Buffer.concat(chunks, size)
+            const status = res.statusCode ?? 0
+            resolve({
+              status,
+              headers: res.headers,
+              data,
+              res: {
+                status,
+                statusCode: status,
+                headers: res.headers,
+                size,
+                rt: Date.now() - started,
+                requestUrls: [url],
+              },
+            })
+          })
+        })
+
+        const body = params.stream as Readable | undefined
+        if (body === undefined) {
+          req.end(params.content as string | Uint8Array | undefined)
+          return
+        }
+        // Only PUT bodies are object bytes (PutObject, UploadPart).
+        const part = params.method === 'PUT' ? partNumberOf(target) : undefined
+        const stages: Array<Readable | Transform> = [body]
+        if (part !== undefined) stages.push(counter((n) => options.onBodyBytes(part, n)))
+        pipeline([...stages, req], (error) => {
+          if (error) req.destroy(error)
+        })
+      })
+    },
+  }
+}
+
+function counter(onBytes: (n: number) => void): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+      onBytes(chunk.length)
+      done(null, chunk)
+    },
+  })
+}

@@ -1,0 +1,52 @@
+import type { Logger, Redactor } from '@service-sdk/core'
+import type { OpenApi } from '../api.ts'
+import { createCredentialsCache } from './credentials-cache.ts'
+import { resolveDefaults } from './options.ts'
+import { createPlatform } from './runtime.ts'
+import type {
+  Upload,
+  UploadBatch,
+  UploadDefaults,
+  UploadManyItem,
+  UploadManyOptions,
+  UploadOptions,
+  UploadSource,
+} from './types.ts'
+import { startUpload } from './upload.ts'
+import { startUploadMany } from './upload-many.ts'
+
+export interface Uploader {
+  upload(source: UploadSource, options?: UploadOptions): Upload
+  uploadMany(sources: Iterable<UploadSource | UploadManyItem>, options?: UploadManyOptions): UploadBatch
+}
+
+/**
+ * The upload engine of one client: its credentials are shared by every upload it starts (one
+ * sts-tmp call while they are fresh), and so are its kept-alive connections.
+ */
+export function createUploader(options: {
+  api: OpenApi
+  logger: Logger
+  /** The client's redactor: STS secrets are added to it as they are issued. */
+  redact: Redactor
+  maxMaterialsPerSave: number
+  defaults: UploadDefaults | undefined
+}): Uploader {
+  const defaults = resolveDefaults(options.defaults)
+  const credentials = createCredentialsCache(() => options.api.credentials(), {
+    ttlMs: defaults.credentialTtlMs,
+    onIssued: (c) => options.redact.add(c.accessKeySecret, c.securityToken),
+  })
+  const deps = {
+    api: options.api,
+    platform: createPlatform(),
+    credentials,
+    logger: options.logger,
+    defaults,
+    maxMaterialsPerSave: options.maxMaterialsPerSave,
+  }
+  return {
+    upload: (source, uploadOptions) => startUpload(deps, source, uploadOptions),
+    uploadMany: (sources, manyOptions) => startUploadMany(deps, sources, manyOptions),
+  }
+}
