@@ -42,7 +42,7 @@ export function createOssApp(options: OssOptions): Hono {
 }
 
 /** The same as a plain fetch handler; `env` may carry Node's request (`env.incoming`). */
-export function ossHandler(options: OssOptions): (request: Request, env?: unknown) => Promise<Response> {
+function ossHandler(options: OssOptions): (request: Request, env?: unknown) => Promise<Response> {
   const now = options.now ?? Date.now
   const region = options.region ?? 'oss-cn-hangzhou'
   const signingRegion = region.replace(/^oss-/, '')

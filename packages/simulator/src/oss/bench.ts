@@ -1,22 +1,27 @@
 /**
- * Upload throughput through the OSS app with the real ali-oss client. The server runs in a child
- * process (as `service-sim` does), so client and server do not share a core's event loop.
+ * Upload throughput through the OSS app with the real ali-oss client.
  *
  *   pnpm exec node packages/simulator/src/oss/bench.ts [--size 512] [--part 8] [--parallel 4]
- *     [--uploads 1] [--store directory|memory|sink] [--body node|web] [--op multipart|put]
+ *     [--uploads 1] [--store directory|memory|sink] [--body node|web] [--op multipart|put] [--in-process]
  *
- * `--store sink` hashes nothing and keeps nothing (the HTTP path alone); `--body web` makes the
- * app read bodies through Hono's Web stream instead of Node's request, to compare the two.
+ * By default the server runs in a child process (as `service-sim` does); `--in-process` runs it in
+ * the client's process, sharing one event loop (as a test suite does). `--store sink` hashes and
+ * keeps nothing (the HTTP path alone); `--body web` makes the app read bodies through Hono's Web
+ * stream instead of Node's request. Besides wall-clock MiB/s it prints MiB per CPU-second of the
+ * server process (or of the whole process in-process), and of its main thread (the event loop,
+ * which a worker thread can relieve): on a shared machine wall time measures the neighbours, CPU
+ * time what the code costs.
  */
 import { fork } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { serve } from '@hono/node-server'
+import { type ServerType, serve } from '@hono/node-server'
 import { createOssApp } from './app.ts'
 import { directoryObjectStore } from './directory-store.ts'
 import { memoryObjectStore } from './memory-store.ts'
@@ -32,8 +37,9 @@ const { values } = parseArgs({
     store: { type: 'string', default: 'directory' },
     body: { type: 'string', default: 'node' },
     op: { type: 'string', default: 'multipart' },
+    'in-process': { type: 'boolean', default: false },
     serve: { type: 'boolean', default: false },
-    dir: { type: 'string' },
+    dir: { type: 'string', default: '' },
   },
 })
 const MiB = 1024 * 1024
@@ -41,7 +47,6 @@ const credential = { accessKeyId: 'BENCH', accessKeySecret: 'secret', bucket: 'b
 
 /** Keeps nothing and hashes nothing: what the HTTP path costs on its own. */
 function sinkStore(): ObjectStore {
-  const memory = memoryObjectStore()
   const drain = async (body: AsyncIterable<Uint8Array>) => {
     let size = 0
     for await (const chunk of body) size += chunk.byteLength
@@ -49,33 +54,14 @@ function sinkStore(): ObjectStore {
   }
   const etag = '"00000000000000000000000000000000"'
   return {
-    ...memory,
-    async put(input) {
-      const size = await drain(input.body)
-      return {
-        bucket: input.bucket,
-        key: input.key,
-        size,
-        etag,
-        contentType: input.contentType,
-        lastModified: new Date(),
-      }
+    ...memoryObjectStore(),
+    async put({ bucket, key, contentType, body }) {
+      return { bucket, key, size: await drain(body), etag, contentType, lastModified: new Date() }
     },
-    async uploadPart(input) {
-      return { partNumber: input.partNumber, etag, size: await drain(input.body), lastModified: new Date() }
+    async uploadPart({ partNumber, body }) {
+      return { partNumber, etag, size: await drain(body), lastModified: new Date() }
     },
-    async completeMultipartUpload(input) {
-      return {
-        bucket: input.bucket,
-        key: input.key,
-        size: 0,
-        etag: `"0-${input.parts.length}"`,
-        contentType: '',
-        lastModified: new Date(),
-      }
-    },
-    async initiateMultipartUpload(input) {
-      const { bucket, key, contentType } = input
+    async initiateMultipartUpload({ bucket, key, contentType }) {
       return {
         bucket,
         key,
@@ -84,11 +70,13 @@ function sinkStore(): ObjectStore {
         initiated: new Date(),
       }
     },
+    async completeMultipartUpload({ bucket, key, parts }) {
+      return { bucket, key, size: 0, etag: `"0-${parts.length}"`, contentType: '', lastModified: new Date() }
+    },
   }
 }
 
-async function server(): Promise<void> {
-  const dir = values.dir as string
+function listen(dir: string): Promise<{ server: ServerType; port: number }> {
   const store =
     values.store === 'memory'
       ? memoryObjectStore()
@@ -101,10 +89,66 @@ async function server(): Promise<void> {
   })
   // Without env.incoming the app falls back to the Web body Hono builds.
   const fetch = values.body === 'web' ? (request: Request) => app.fetch(request, {}) : app.fetch
-  const running = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
-    process.send?.({ port: info.port }),
-  )
-  process.on('disconnect', () => running.close(() => process.exit(0)))
+  return new Promise((resolve) => {
+    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve({ server, port: info.port }),
+    )
+  })
+}
+
+/** The child: serves, and reports its CPU time between 'start' and 'stop'. */
+async function child(): Promise<void> {
+  const { server, port } = await listen(values.dir)
+  let since = process.cpuUsage()
+  let threadSince = process.threadCpuUsage()
+  process.on('message', (message) => {
+    if (message === 'start') {
+      since = process.cpuUsage()
+      threadSince = process.threadCpuUsage()
+    }
+    if (message === 'stop')
+      process.send?.({ cpu: process.cpuUsage(since), thread: process.threadCpuUsage(threadSince) })
+  })
+  process.on('disconnect', () => server.close(() => process.exit(0)))
+  process.send?.({ port })
+}
+
+/** A server to upload to, and a way to read the CPU time it spent since `start()`. */
+async function startServer(work: string) {
+  const dir = join(work, 'store')
+  if (values['in-process']) {
+    const { server, port } = await listen(dir)
+    let since = process.cpuUsage()
+    let threadSince = process.threadCpuUsage()
+    return {
+      port,
+      start: () => {
+        since = process.cpuUsage()
+        threadSince = process.threadCpuUsage()
+      },
+      stop: async () => {
+        const cpu = process.cpuUsage(since)
+        const thread = process.threadCpuUsage(threadSince)
+        server.close()
+        return { cpu, thread }
+      },
+    }
+  }
+  const forked = fork(import.meta.filename, [...process.argv.slice(2), '--serve', '--dir', dir], {
+    stdio: 'inherit',
+  })
+  const [{ port }] = (await once(forked, 'message')) as [{ port: number }]
+  return {
+    port,
+    start: () => forked.send('start'),
+    stop: async () => {
+      const reply = once(forked, 'message')
+      forked.send('stop')
+      const [usage] = (await reply) as [{ cpu: NodeJS.CpuUsage; thread: NodeJS.CpuUsage }]
+      forked.disconnect()
+      return usage
+    },
+  }
 }
 
 async function writeRandomFile(path: string, bytes: number): Promise<void> {
@@ -112,9 +156,8 @@ async function writeRandomFile(path: string, bytes: number): Promise<void> {
   for (let written = 0; written < bytes; written += 4 * MiB) {
     if (!out.write(randomBytes(Math.min(4 * MiB, bytes - written)))) await once(out, 'drain')
   }
-  await new Promise<void>((resolve, reject) =>
-    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-  )
+  out.end()
+  await once(out, 'finish')
 }
 
 async function main(): Promise<void> {
@@ -124,17 +167,10 @@ async function main(): Promise<void> {
   try {
     const file = join(work, 'upload.bin')
     await writeRandomFile(file, size)
-    const child = fork(
-      import.meta.filename,
-      [...process.argv.slice(2), '--serve', '--dir', join(work, 'store')],
-      {
-        stdio: 'inherit',
-      },
-    )
-    const port = await new Promise<number>((resolve) =>
-      child.once('message', (m) => resolve((m as { port: number }).port)),
-    )
-    const client = () => aliOss({ ...credential, endpoint: `http://127.0.0.1:${port}`, timeout: 600_000 })
+    const server = await startServer(work)
+    const client = () =>
+      aliOss({ ...credential, endpoint: `http://127.0.0.1:${server.port}`, timeout: 600_000 })
+    server.start()
     const started = process.hrtime.bigint()
     await Promise.all(
       Array.from({ length: uploads }, (_, i) =>
@@ -147,16 +183,22 @@ async function main(): Promise<void> {
       ),
     )
     const seconds = Number(process.hrtime.bigint() - started) / 1e9
+    const { cpu, thread } = await server.stop()
     const total = (size * uploads) / MiB
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6
+    const threadSeconds = (thread.user + thread.system) / 1e6
     console.log(
-      `${values.op} store=${values.store} body=${values.body} ${uploads}x${values.size} MiB` +
+      `${values.op} store=${values.store} body=${values.body}${values['in-process'] ? ' in-process' : ''}` +
+        ` ${uploads}x${values.size} MiB` +
         (values.op === 'put' ? '' : ` part=${values.part} MiB parallel=${values.parallel}`) +
-        `: ${(total / seconds).toFixed(0)} MiB/s (${seconds.toFixed(2)} s)`,
+        `: ${(total / seconds).toFixed(0)} MiB/s wall (${seconds.toFixed(2)} s);` +
+        ` ${values['in-process'] ? 'process' : 'server'} ${(total / cpuSeconds).toFixed(0)} MiB per CPU-second` +
+        ` (user ${(cpu.user / 1e6).toFixed(2)} s, sys ${(cpu.system / 1e6).toFixed(2)} s),` +
+        ` ${(total / threadSeconds).toFixed(0)} MiB per CPU-second of its main thread`,
     )
-    child.disconnect()
   } finally {
     await rm(work, { recursive: true, force: true })
   }
 }
 
-await (values.serve ? server() : main())
+await (values.serve ? child() : main())
