@@ -508,6 +508,27 @@ describe.each(stores)('OSS app with %s', (_, makeStore) => {
       expect(tampered.status).toBe(403)
       expect(await tampered.text()).toContain('<Code>SignatureDoesNotMatch</Code>')
 
+      // A presigned PUT signs its Content-Type, which the uploader must then send.
+      const putUrl = viaName.signatureUrl(key('presigned put.txt'), {
+        method: 'PUT',
+        expires: 60,
+        'Content-Type': 'text/plain',
+      })
+      const put = await fetch(putUrl, {
+        method: 'PUT',
+        body: 'uploaded',
+        headers: { 'content-type': 'text/plain' },
+      })
+      expect(put.status).toBe(200)
+      expect(put.headers.get('etag')).toMatch(/^"[0-9A-F]{32}"$/)
+      expect((await client().get(key('presigned put.txt'))).content.toString()).toBe('uploaded')
+      const wrongType = await fetch(putUrl, {
+        method: 'PUT',
+        body: 'x',
+        headers: { 'content-type': 'image/png' },
+      })
+      expect(wrongType.status).toBe(403)
+
       const v4 = client('STS.upload', {
         endpoint: `http://localhost:${oss.port}`,
         cname: true,

@@ -15,9 +15,9 @@ export function nodeIncoming(env: unknown): NodeIncoming | undefined {
 
 /**
  * The request body as it arrives. Under @hono/node-server it is read straight from the Node
- * request: the Web-stream wrapper Hono would otherwise build (Readable.toWeb plus a pull-based
- * ReadableStream) costs a promise and a copy-free but slow hop per chunk, measured at about a
- * third less throughput for streamed uploads (see bench.ts). In-process requests use the Web body.
+ * request: the Web-stream wrapper Hono would otherwise build (Readable.toWeb under a pull-based
+ * ReadableStream, a few promises per chunk) cost 20-25% more server CPU per uploaded MiB in
+ * bench.ts (directory store, 8 MiB parts). In-process requests use the Web body.
  */
 export function requestBody(request: Request, env: unknown): ByteSource {
   const incoming = nodeIncoming(env)

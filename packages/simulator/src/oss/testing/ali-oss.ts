@@ -94,7 +94,12 @@ export interface AliOssClient {
   }>
   signatureUrl(
     name: string,
-    options?: { expires?: number; method?: string; response?: Record<string, string> },
+    options?: {
+      expires?: number
+      method?: string
+      response?: Record<string, string>
+      'Content-Type'?: string
+    },
   ): string
   signatureUrlV4(method: string, expires: number, request?: unknown, objectName?: string): Promise<string>
   cancel(): void
