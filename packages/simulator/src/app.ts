@@ -100,6 +100,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   app.notFound(() => json({ error: 'Not found' }, 404))
 
   const oss = createOssApp({
+    log,
     credentials: {
       get: (accessKeyId) => state.data.sts.find((s) => s.accessKeyId === accessKeyId),
     },

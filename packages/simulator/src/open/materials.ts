@@ -22,11 +22,17 @@ export function accessUrlOf(origin: string, m: Material): string {
  * everything before saving anything: the space's write rule, each object's existence and size,
  * that each key lies in the caller's upload directory, and each folder.
  */
-export async function saveMaterials(sim: SimContext, userId: Id, body: Record<string, unknown>, origin: string) {
+export async function saveMaterials(
+  sim: SimContext,
+  userId: Id,
+  body: Record<string, unknown>,
+  origin: string,
+) {
   const form = isObject(body.param) ? body.param : body
   const space = spaceOf(sim, userId, form.orgId)
   const items = form.materials
-  if (!Array.isArray(items) || items.length === 0) throw new SimError('bad_request', 'materials must be a non-empty list')
+  if (!Array.isArray(items) || items.length === 0)
+    throw new SimError('bad_request', 'materials must be a non-empty list')
   if (items.length > MAX_MATERIALS_PER_SAVE) {
     throw new SimError('bad_request', `At most ${MAX_MATERIALS_PER_SAVE} materials per call`)
   }
@@ -50,7 +56,10 @@ function spaceOf(sim: SimContext, userId: Id, orgId: unknown): SpaceKey {
     throw new SimError('forbidden', `No permission: the caller is not a member of space ${id}`)
   }
   if (!canWrite(sim, team, userId)) {
-    throw new SimError('forbidden', `No permission to write into space ${id} (view-only role, or the space has expired)`)
+    throw new SimError(
+      'forbidden',
+      `No permission to write into space ${id} (view-only role, or the space has expired)`,
+    )
   }
   return `t:${team.id}`
 }
@@ -73,7 +82,8 @@ async function checkItem(sim: SimContext, userId: Id, space: SpaceKey, item: unk
   if (object.size !== size) {
     throw new SimError('bad_request', `${at}.size is ${size} but the object has ${object.size} bytes`)
   }
-  const folderId = item.folderId === undefined || item.folderId === null ? '0' : parseId(item.folderId, `${at}.folderId`)
+  const folderId =
+    item.folderId === undefined || item.folderId === null ? '0' : parseId(item.folderId, `${at}.folderId`)
   if (folderId !== '0' && sim.state.folder(folderId)?.space !== space) {
     throw new SimError('not_found', `${at}.folderId: folder ${folderId} not found in this space`)
   }

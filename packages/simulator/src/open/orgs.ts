@@ -1,5 +1,5 @@
 import type { SimContext } from '../context.ts'
-import { role, type Id, type Team } from '../state.ts'
+import { type Id, role, type Team } from '../state.ts'
 
 /** org-info: every team space the user belongs to, with the user's role in it. */
 export function orgList(sim: SimContext, userId: Id) {

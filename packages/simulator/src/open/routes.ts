@@ -5,10 +5,10 @@ import { readJson } from '../request-body.ts'
 import { SimError } from '../sim-error.ts'
 import type { ApiKey, OpenToken } from '../state.ts'
 import { ASSET_EVENTS, FOLDER_EVENT } from './event-types.ts'
-import { issueCredential } from './sts.ts'
-import { orgList } from './orgs.ts'
-import { saveMaterials } from './materials.ts'
 import { folderVisibleTo, parseIdList } from './folders.ts'
+import { saveMaterials } from './materials.ts'
+import { orgList } from './orgs.ts'
+import { issueCredential } from './sts.ts'
 
 type OpenEnv = { Variables: { caller: OpenToken } }
 type SubscriptionEnv = { Variables: { apiKey: ApiKey } }
@@ -52,7 +52,9 @@ export function openApiRoutes(sim: SimContext): Hono<OpenEnv> {
     const origin = new URL(c.req.url).origin
     const saved = await saveMaterials(sim, c.get('caller').userId, body, origin)
     return openOk(
-      { materials: saved.map((m) => ({ id: BigInt(m.id), key: m.key, name: m.name, accessUrl: m.accessUrl })) },
+      {
+        materials: saved.map((m) => ({ id: BigInt(m.id), key: m.key, name: m.name, accessUrl: m.accessUrl })),
+      },
       sim.quirks.successCode,
     )
   })
@@ -78,17 +80,22 @@ export function subscriptionRoutes(sim: SimContext): Hono<SubscriptionEnv> {
     const folderIds = parseIdList(body.folderIds, 'folderIds')
     const callbackUrl = callbackUrlOf(body.callbackUrl)
     const eventType = body.eventType ?? FOLDER_EVENT
-    if (eventType !== FOLDER_EVENT) throw new SimError('unsupported', `Unsupported eventType: ${String(eventType)}`)
+    if (eventType !== FOLDER_EVENT)
+      throw new SimError('unsupported', `Unsupported eventType: ${String(eventType)}`)
     const operation = operationOf(body.operation)
     for (const id of folderIds) {
       if (!folderVisibleTo(sim, id, apiKey.userId)) throw new SimError('not_found', `Folder not found: ${id}`)
     }
     const subs = sim.state.data
     const same = (s: (typeof subs.folderSubscriptions)[number], id: string) =>
-      s.apiKey === apiKey.key && s.folderId === id && s.callbackUrl === callbackUrl && s.eventType === eventType
+      s.apiKey === apiKey.key &&
+      s.folderId === id &&
+      s.callbackUrl === callbackUrl &&
+      s.eventType === eventType
     for (const folderId of folderIds) {
       subs.folderSubscriptions = subs.folderSubscriptions.filter((s) => !same(s, folderId))
-      if (operation === 'ADD') subs.folderSubscriptions.push({ apiKey: apiKey.key, folderId, callbackUrl, eventType })
+      if (operation === 'ADD')
+        subs.folderSubscriptions.push({ apiKey: apiKey.key, folderId, callbackUrl, eventType })
     }
     sim.state.commit()
     return openOk(true, sim.quirks.successCode)
@@ -100,7 +107,9 @@ export function subscriptionRoutes(sim: SimContext): Hono<SubscriptionEnv> {
       code: e.code,
       desc: e.desc,
       needsConfig: false,
-      subscribed: sim.state.data.eventSubscriptions.some((s) => s.apiKey === apiKey.key && s.eventType === e.code),
+      subscribed: sim.state.data.eventSubscriptions.some(
+        (s) => s.apiKey === apiKey.key && s.eventType === e.code,
+      ),
     }))
     return sim.quirks.bareEventTypes ? Response.json(list) : openOk(list, sim.quirks.successCode)
   })
@@ -114,7 +123,8 @@ export function subscriptionRoutes(sim: SimContext): Hono<SubscriptionEnv> {
       throw new SimError('bad_request', 'eventTypes must be a non-empty list')
     }
     for (const type of eventTypes) {
-      if (!ASSET_EVENTS.some((e) => e.code === type)) throw new SimError('bad_request', `Unsupported event type: ${String(type)}`)
+      if (!ASSET_EVENTS.some((e) => e.code === type))
+        throw new SimError('bad_request', `Unsupported event type: ${String(type)}`)
     }
     const operation = operationOf(body.operation)
     const team = sim.state.team(apiKey.teamId)
