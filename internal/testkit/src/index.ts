@@ -1,3 +1,3 @@
-export { chromiumOrSkip, type ChromiumAvailability } from './chromium.ts'
-export { postgresOrSkip, type PostgresAvailability } from './postgres.ts'
+export { type ChromiumAvailability, chromiumOrSkip } from './chromium.ts'
+export { type PostgresAvailability, postgresOrSkip } from './postgres.ts'
 export { requiredInCi } from './required.ts'

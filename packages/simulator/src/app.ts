@@ -1,17 +1,23 @@
 import { join } from 'node:path'
 import { type Context, Hono, type Next } from 'hono'
 import type { Quirks, SimContext } from './context.ts'
+import { controlRoutes, createControl, type SimulatorControl } from './control.ts'
 import { json, teamError, traceId } from './envelopes.ts'
-import { createFaults, type FaultAction, type FaultTarget, type Faults, targetOf } from './faults.ts'
+import { createFaults, type FaultAction, type Faults, type FaultTarget, targetOf } from './faults.ts'
 import { fileRoutes } from './files.ts'
 import { openApiRoutes, subscriptionRoutes } from './open/routes.ts'
-import { createOssApp, directoryObjectStore, memoryObjectStore, type ObjectStore, ossError } from './oss/index.ts'
+import {
+  createOssApp,
+  directoryObjectStore,
+  memoryObjectStore,
+  type ObjectStore,
+  ossError,
+} from './oss/index.ts'
 import { loginRoutes } from './pages/login.ts'
 import { defaultSeed, loadSeed, type Seed } from './seed.ts'
 import { selectorRoutes } from './selector/routes.ts'
 import { BUCKET, createState, type State } from './state.ts'
 import { teamRoutes } from './team/routes.ts'
-import { controlRoutes, createControl, type SimulatorControl } from './control.ts'
 import { createEvents } from './webhooks/events.ts'
 import { createWebhookSender, type DeliveryFaults, type WebhookSenderOptions } from './webhooks/sender.ts'
 
@@ -109,7 +115,13 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     bucket: BUCKET,
     beforeRequest: async (ctx) => {
       const action = faults.take(
-        { target: 'oss', method: ctx.method, path: `/${ctx.key}`, op: ctx.op, ...(ctx.partNumber ? { partNumber: ctx.partNumber } : {}) },
+        {
+          target: 'oss',
+          method: ctx.method,
+          path: `/${ctx.key}`,
+          op: ctx.op,
+          ...(ctx.partNumber ? { partNumber: ctx.partNumber } : {}),
+        },
         'before',
       )
       if (!action) return undefined
@@ -126,8 +138,16 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   })
 
   return {
-    fetch: withResets(faults, (request) => targetOf(new URL(request.url).pathname), (req, env) => app.fetch(req, env)),
-    ossFetch: withResets(faults, () => 'oss', (req, env) => oss.fetch(req, env)),
+    fetch: withResets(
+      faults,
+      (request) => targetOf(new URL(request.url).pathname),
+      (req, env) => app.fetch(req, env),
+    ),
+    ossFetch: withResets(
+      faults,
+      () => 'oss',
+      (req, env) => oss.fetch(req, env),
+    ),
     control,
     setOssEndpoint(endpoint) {
       ossEndpoint = endpoint
@@ -154,14 +174,19 @@ function withResets(
 ): SimulatorFetch {
   return async (request, env) => {
     const url = new URL(request.url)
-    const action = faults.take({ target: target(request), method: request.method, path: url.pathname + url.search }, 'reset')
+    const action = faults.take(
+      { target: target(request), method: request.method, path: url.pathname + url.search },
+      'reset',
+    )
     if (action) {
       const socket = env?.incoming?.socket
       if (socket) {
         socket.destroy()
         return new Response(null, { status: 500 })
       }
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) })
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      })
     }
     return handle(request, env)
   }
@@ -183,28 +208,53 @@ function faultMiddleware(sim: SimContext) {
         // Handled, then the connection dies before the answer: the client cannot tell.
         const socket = (c.env as NodeBindings | undefined)?.incoming?.socket
         if (socket) socket.destroy()
-        else throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) })
+        else
+          throw new TypeError('fetch failed', {
+            cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+          })
       }
       c.res = failure(request.target, after)
     }
   }
 }
 
-const TEAM_TEXT: Record<number, string> = { 500: 'Internal server error', 429: 'Too many requests', 503: 'Service unavailable' }
+const TEAM_TEXT: Record<number, string> = {
+  500: 'Internal server error',
+  429: 'Too many requests',
+  503: 'Service unavailable',
+}
 
 function failure(target: FaultTarget, action: FaultAction): Response {
   if (action.type === 'open-code') {
-    return json({ code: action.code, message: action.message ?? 'Injected failure', result: null, traceId: traceId() })
+    return json({
+      code: action.code,
+      message: action.message ?? 'Injected failure',
+      result: null,
+      traceId: traceId(),
+    })
   }
   const status = action.type === 'status' ? action.status : 500
   const headers: Record<string, string> = {}
-  if (action.type === 'status' && action.retryAfterSeconds !== undefined) headers['retry-after'] = String(action.retryAfterSeconds)
+  if (action.type === 'status' && action.retryAfterSeconds !== undefined)
+    headers['retry-after'] = String(action.retryAfterSeconds)
   if (target === 'team') {
     const response = teamError('internal', TEAM_TEXT[status] ?? `HTTP ${status}`)
-    return new Response(response.body, { status, headers: { ...Object.fromEntries(response.headers), ...headers } })
+    return new Response(response.body, {
+      status,
+      headers: { ...Object.fromEntries(response.headers), ...headers },
+    })
   }
   if (target === 'open') {
-    return json({ code: String(status), message: TEAM_TEXT[status] ?? `HTTP ${status}`, result: null, traceId: traceId() }, status, headers)
+    return json(
+      {
+        code: String(status),
+        message: TEAM_TEXT[status] ?? `HTTP ${status}`,
+        result: null,
+        traceId: traceId(),
+      },
+      status,
+      headers,
+    )
   }
   return new Response(`Injected failure ${status}`, { status, headers })
 }

@@ -42,7 +42,15 @@ export interface SimContext {
 /** What each metadata change of MATERIAL_METADATA_UPDATED carries (interface §6.3, by changeType). */
 export type MetadataChange =
   | { changeType: 'BASIC'; name?: string; description?: string; score?: number; link?: string }
-  | { changeType: 'VALIDITY'; validityStatus: number; validityStatusName?: string; daysToExpire?: number; startTime?: number; endTime?: number; isPermanent?: boolean }
+  | {
+      changeType: 'VALIDITY'
+      validityStatus: number
+      validityStatusName?: string
+      daysToExpire?: number
+      startTime?: number
+      endTime?: number
+      isPermanent?: boolean
+    }
   | { changeType: 'TAGS'; tagNames: string[] }
   | { changeType: 'OWNER'; ownerUserId: Id }
   | { changeType: 'METADATA'; metadata: Record<string, unknown>; recordId?: Id }

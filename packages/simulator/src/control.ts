@@ -21,7 +21,11 @@ export interface SimulatorControl {
   expireCredentials(): void
 }
 
-export function createControl(sim: SimContext, sender: WebhookSender, materials: MaterialChanges): SimulatorControl {
+export function createControl(
+  sim: SimContext,
+  sender: WebhookSender,
+  materials: MaterialChanges,
+): SimulatorControl {
   return {
     faults: { inject: (rule) => sim.faults.inject(rule), clear: () => sim.faults.clear() },
     quirks: sim.quirks,
@@ -33,13 +37,16 @@ export function createControl(sim: SimContext, sender: WebhookSender, materials:
     },
     snapshot: () => structuredClone(sim.state.data),
     expireCredentials() {
-      for (const credential of sim.state.data.sts) credential.expiresAt = Math.min(credential.expiresAt, sim.now() - 1)
+      for (const credential of sim.state.data.sts)
+        credential.expiresAt = Math.min(credential.expiresAt, sim.now() - 1)
       sim.state.commit()
     },
   }
 }
 
-type FaultRuleJson = Omit<FaultRule, 'match'> & { match?: Omit<NonNullable<FaultRule['match']>, 'path'> & { path?: string; pathRegex?: string } }
+type FaultRuleJson = Omit<FaultRule, 'match'> & {
+  match?: Omit<NonNullable<FaultRule['match']>, 'path'> & { path?: string; pathRegex?: string }
+}
 
 /**
  * The same control over HTTP under /_sim, for users driving the simulator from curl or another

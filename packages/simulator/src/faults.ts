@@ -91,7 +91,8 @@ function matches(m: FaultMatch | undefined, r: FaultRequest): boolean {
   if (!m) return true
   if (m.target && !(Array.isArray(m.target) ? m.target : [m.target]).includes(r.target)) return false
   if (m.method && m.method.toUpperCase() !== r.method.toUpperCase()) return false
-  if (m.path !== undefined && !(typeof m.path === 'string' ? r.path.includes(m.path) : m.path.test(r.path))) return false
+  if (m.path !== undefined && !(typeof m.path === 'string' ? r.path.includes(m.path) : m.path.test(r.path)))
+    return false
   if (m.op && m.op !== r.op) return false
   if (m.partNumber !== undefined && m.partNumber !== r.partNumber) return false
   return true

@@ -8,5 +8,13 @@ export {
 export type { MaterialChanges, MetadataChange, Quirks } from './context.ts'
 export type { SimulatorControl } from './control.ts'
 export type { FaultAction, FaultHandle, FaultMatch, FaultRule, FaultTarget } from './faults.ts'
-export { defaultSeed, loadSeed, ROLES, type Seed, type SeedFolder, type SeedTeam, type SeedUser } from './seed.ts'
+export {
+  defaultSeed,
+  loadSeed,
+  ROLES,
+  type Seed,
+  type SeedFolder,
+  type SeedTeam,
+  type SeedUser,
+} from './seed.ts'
 export { type RunningSimulator, type StartOptions, startSimulator } from './start.ts'

@@ -77,12 +77,57 @@ export function defaultSeed(): Seed {
   ]
   return {
     teams: [
-      { id: '1001', orgNo: 'ORG-ACME', name: 'Acme Design', orgFeeType: 1, whitelist: ['acme.com', 'acme.cn'], seats: 50, folders: folders('Acme', 1753946835010000000n) },
-      { id: '1002', orgNo: 'ORG-GLOBEX', name: 'Globex Studio', orgFeeType: 2, whitelist: ['globex.com'], folders: folders('Globex', 1753946835020000000n) },
-      { id: '1003', orgNo: 'ORG-INITECH', name: 'Initech Media', orgFeeType: 0, whitelist: ['initech.com'], assetEvents: false, folders: folders('Initech', 1753946835030000000n) },
-      { id: '1004', orgNo: 'ORG-UMBRELLA', name: 'Umbrella Archive', orgFeeType: 1, validDays: -30, whitelist: ['umbrella.com'], folders: folders('Umbrella', 1753946835040000000n) },
-      { id: '1005', orgNo: 'ORG-HOOLI', name: 'Hooli Uploads', orgFeeType: 3, whitelist: ['hooli.com'], folders: folders('Hooli', 1753946835050000000n) },
-      { id: '1006', orgNo: 'ORG-STARK', name: 'Stark Library', orgFeeType: 1, whitelist: ['stark.com'], folders: folders('Stark', 1753946835060000000n) },
+      {
+        id: '1001',
+        orgNo: 'ORG-ACME',
+        name: 'Acme Design',
+        orgFeeType: 1,
+        whitelist: ['acme.com', 'acme.cn'],
+        seats: 50,
+        folders: folders('Acme', 1753946835010000000n),
+      },
+      {
+        id: '1002',
+        orgNo: 'ORG-GLOBEX',
+        name: 'Globex Studio',
+        orgFeeType: 2,
+        whitelist: ['globex.com'],
+        folders: folders('Globex', 1753946835020000000n),
+      },
+      {
+        id: '1003',
+        orgNo: 'ORG-INITECH',
+        name: 'Initech Media',
+        orgFeeType: 0,
+        whitelist: ['initech.com'],
+        assetEvents: false,
+        folders: folders('Initech', 1753946835030000000n),
+      },
+      {
+        id: '1004',
+        orgNo: 'ORG-UMBRELLA',
+        name: 'Umbrella Archive',
+        orgFeeType: 1,
+        validDays: -30,
+        whitelist: ['umbrella.com'],
+        folders: folders('Umbrella', 1753946835040000000n),
+      },
+      {
+        id: '1005',
+        orgNo: 'ORG-HOOLI',
+        name: 'Hooli Uploads',
+        orgFeeType: 3,
+        whitelist: ['hooli.com'],
+        folders: folders('Hooli', 1753946835050000000n),
+      },
+      {
+        id: '1006',
+        orgNo: 'ORG-STARK',
+        name: 'Stark Library',
+        orgFeeType: 1,
+        whitelist: ['stark.com'],
+        folders: folders('Stark', 1753946835060000000n),
+      },
     ],
     users: [
       {
@@ -115,8 +160,18 @@ export function defaultSeed(): Seed {
         memberships: [{ teamId: '1001', roleId: 3 }],
       },
       // Registered but in no team: can be invited (acme.com is whitelisted).
-      { id: '1673603133161799683', name: 'Linus', email: 'linus@acme.com', createdAt: '2025-06-02T10:30:00Z' },
-      { id: '1673603133161799684', name: 'Margaret', email: 'margaret@acme.cn', createdAt: '2025-07-09T16:45:00Z' },
+      {
+        id: '1673603133161799683',
+        name: 'Linus',
+        email: 'linus@acme.com',
+        createdAt: '2025-06-02T10:30:00Z',
+      },
+      {
+        id: '1673603133161799684',
+        name: 'Margaret',
+        email: 'margaret@acme.cn',
+        createdAt: '2025-07-09T16:45:00Z',
+      },
     ],
     caller: { userId: '1673603133161799680', teamId: '1001' },
   }

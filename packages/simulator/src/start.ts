@@ -65,10 +65,15 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
   const caller = data.apiKeys[0]
   const team = data.teams.find((t) => t.id === caller?.teamId) ?? data.teams[0]
   const token = data.openTokens[0]
-  if (!caller || !team || !token) throw new Error('The seed defines no caller: a team, an API key and an open token are required')
+  if (!caller || !team || !token)
+    throw new Error('The seed defines no caller: a team, an API key and an open token are required')
   return {
     urls: { base, open: base, app: base, oss: origin(oss).url },
-    credentials: { teamApiKey: team.apiKey, openToken: { type: token.type, value: token.value }, apiKey: caller.key },
+    credentials: {
+      teamApiKey: team.apiKey,
+      openToken: { type: token.type, value: token.value },
+      apiKey: caller.key,
+    },
     control: sim.control,
     async stop() {
       sim.close()

@@ -174,8 +174,14 @@ function fromSeed(seed: Seed, now: number): StateData {
   const memberships: Membership[] = []
   const users = seed.users.map((u): User => {
     flatten(u.folders, `u:${u.id}`, '0', folders)
-    for (const m of u.memberships ?? []) memberships.push({ teamId: m.teamId, userId: u.id, roleId: m.roleId })
-    return { id: u.id, name: u.name, email: u.email.toLowerCase(), createdAt: u.createdAt ?? new Date(now).toISOString() }
+    for (const m of u.memberships ?? [])
+      memberships.push({ teamId: m.teamId, userId: u.id, roleId: m.roleId })
+    return {
+      id: u.id,
+      name: u.name,
+      email: u.email.toLowerCase(),
+      createdAt: u.createdAt ?? new Date(now).toISOString(),
+    }
   })
   const { caller } = seed
   return {
@@ -189,7 +195,13 @@ function fromSeed(seed: Seed, now: number): StateData {
     eventSubscriptions: [],
     impersonations: [],
     apiKeys: [{ key: caller.apiKey ?? secret('sk_'), userId: caller.userId, teamId: caller.teamId }],
-    openTokens: [{ type: caller.openToken?.type ?? 'Bearer', value: caller.openToken?.value ?? secret('ot_'), userId: caller.userId }],
+    openTokens: [
+      {
+        type: caller.openToken?.type ?? 'Bearer',
+        value: caller.openToken?.value ?? secret('ot_'),
+        userId: caller.userId,
+      },
+    ],
     nextId: '1900000000000000001',
   }
 }

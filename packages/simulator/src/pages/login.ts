@@ -12,7 +12,10 @@ export function loginRoutes(sim: SimContext): Hono {
     const token = c.req.query('token') ?? ''
     const grant = sim.state.data.impersonations.find((g) => g.token === token)
     if (!grant || grant.expiresAt <= sim.now()) {
-      return c.html(page('Link expired', '<h1>This login link is invalid or has expired</h1><p>Ask for a new one.</p>'), 401)
+      return c.html(
+        page('Link expired', '<h1>This login link is invalid or has expired</h1><p>Ask for a new one.</p>'),
+        401,
+      )
     }
     const user = sim.state.user(grant.userId)
     const team = sim.state.team(grant.teamId)

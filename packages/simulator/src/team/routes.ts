@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { Hono } from 'hono'
 import type { SimContext } from '../context.ts'
 import { teamError, teamOk } from '../envelopes.ts'
+import { readJson } from '../request-body.ts'
 import { SimError } from '../sim-error.ts'
 import type { Team, User } from '../state.ts'
-import { readJson } from '../request-body.ts'
 
 const EMAIL = /^[^\s@]+@([^\s@]+\.[^\s@]+)$/
 
@@ -66,7 +66,8 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
     const body = await readJson(c.req.raw, 'team')
     const email = checkEmail(body.email, team)
     const user = sim.state.userByEmail(email)
-    if (!user) throw new SimError('not_found', `No registered account for ${email}; create the member instead`)
+    if (!user)
+      throw new SimError('not_found', `No registered account for ${email}; create the member instead`)
     if (sim.state.membership(team.id, user.id)) {
       throw new SimError('conflict', `${email} is already a member of this team`)
     }
@@ -82,10 +83,16 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
     if (!/^[1-9]\d{0,18}$/.test(userId)) throw new SimError('bad_request', `Invalid user id: ${userId}`)
     const body = await readJson(c.req.raw, 'team', { optional: true })
     const user = sim.state.user(userId)
-    if (!user || !sim.state.membership(team.id, user.id)) throw new SimError('not_found', 'Member not found in this team')
+    if (!user || !sim.state.membership(team.id, user.id))
+      throw new SimError('not_found', 'Member not found in this team')
     checkWhitelist(user.email, team)
     const expiryHours = body.expiryHours ?? 24
-    if (typeof expiryHours !== 'number' || !Number.isFinite(expiryHours) || expiryHours <= 0 || expiryHours > 720) {
+    if (
+      typeof expiryHours !== 'number' ||
+      !Number.isFinite(expiryHours) ||
+      expiryHours <= 0 ||
+      expiryHours > 720
+    ) {
       throw new SimError('bad_request', 'Invalid expiryHours: a number of hours from 1 to 720')
     }
     const callbackUrl = body.callbackUrl ?? '/'
@@ -105,7 +112,13 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
 }
 
 function memberOf(user: User, team: Team) {
-  return { id: BigInt(user.id), email: user.email, name: user.name, teamId: BigInt(team.id), createdAt: user.createdAt }
+  return {
+    id: BigInt(user.id),
+    email: user.email,
+    name: user.name,
+    teamId: BigInt(team.id),
+    createdAt: user.createdAt,
+  }
 }
 
 function checkEmail(value: unknown, team: Team): string {
@@ -127,5 +140,6 @@ function checkWhitelist(email: string, team: Team): void {
 function checkSeats(sim: SimContext, team: Team): void {
   if (team.seats === undefined) return
   const used = sim.state.data.memberships.filter((m) => m.teamId === team.id).length
-  if (used >= team.seats) throw new SimError('forbidden', `No seats available: the team uses all ${team.seats} seats`)
+  if (used >= team.seats)
+    throw new SimError('forbidden', `No seats available: the team uses all ${team.seats} seats`)
 }
