@@ -50,6 +50,8 @@ function body(): string {
 }
 
 interface Figures {
+  /** Server CPU time (user + system) per acknowledged request, in microseconds. */
+  cpuPerRequest?: number
   rps: number
   p50: number
   p99: number
@@ -81,6 +83,10 @@ async function load(
     ok: result['2xx'],
     bad: result.non2xx + result.errors + result.timeouts,
   }
+}
+
+async function cpuMicros(server: Running): Promise<number> {
+  return ((await (await fetch(`${server.url}/cpu`)).json()) as { micros: number }).micros
 }
 
 /** Wait until the receiver has processed its backlog, so it does not steal CPU from the next run. */
@@ -117,10 +123,16 @@ async function measureAll() {
           ['receiver', receiverServer],
         ] as const) {
           const rate = kind === 'paced' ? RATE : undefined
-          runs[mode][kind].push(
-            await load(server.url, { connections: 64, seconds: SECONDS, ...(rate ? { rate } : {}) }),
-          )
+          const before = await cpuMicros(server)
+          const figures = await load(server.url, {
+            connections: 64,
+            seconds: SECONDS,
+            ...(rate ? { rate } : {}),
+          })
+          // The receiver's processing of what it stored counts too: measured once its backlog is done.
           if (mode === 'receiver') await settled(receiverServer)
+          figures.cpuPerRequest = ((await cpuMicros(server)) - before) / figures.ok
+          runs[mode][kind].push(figures)
         }
       }
     }
@@ -130,6 +142,7 @@ async function measureAll() {
       p50: median(figures.map((f) => f.p50)),
       p99: median(figures.map((f) => f.p99)),
       bad: figures.reduce((a, f) => a + f.bad, 0),
+      cpu: median(figures.map((f) => f.cpuPerRequest ?? 0)),
       all: figures.map((f) => Math.round(f.rps)),
       p99s: figures.map((f) => f.p99),
     })
@@ -163,6 +176,10 @@ console.log(
 console.log(
   `| non-2xx or errors | ${noop.max.bad + noop.paced.bad} | ${receiver.max.bad + receiver.paced.bad} | |`,
 )
+const cpuRatio = noop.max.cpu / receiver.max.cpu
+console.log(
+  `| server CPU per request, µs (max runs) | ${fmt(noop.max.cpu)} | ${fmt(receiver.max.cpu)} | ${fmt(cpuRatio, 2)} |`,
+)
 console.log(`\nmax req/s per run: no-op ${noop.max.all.join(', ')}; receiver ${receiver.max.all.join(', ')}`)
 console.log(
   `p99 ms per paced run: no-op ${noop.paced.p99s.join(', ')}; receiver ${receiver.paced.p99s.join(', ')}`,
@@ -178,6 +195,9 @@ console.log(
 const throughputOk = ratio >= 0.6
 const latencyOk = receiver.paced.p99 <= 25
 console.log(`target throughput ratio >= 0.6: ${throughputOk ? 'met' : 'NOT met'} (${fmt(ratio, 2)})`)
+console.log(
+  `CPU-cost ratio (no-op / receiver CPU per request: the throughput ratio when the server, not the machine, is the limit): ${fmt(cpuRatio, 2)}`,
+)
 console.log(
   `target p99 <= 25 ms at ${fmt(RATE)} req/s: ${latencyOk ? 'met' : 'NOT met'} (${receiver.paced.p99} ms)`,
 )

@@ -26,14 +26,18 @@ const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads
 let engine
 try {
   engine = (${createEngine.toString()})(workerData)
-  parentPort.postMessage({ ready: true })
+  parentPort.postMessage(JSON.stringify({ ready: true }))
 } catch (error) {
-  parentPort.postMessage({ ready: false, error: String(error && error.message || error) })
+  parentPort.postMessage(JSON.stringify({ ready: false, error: String(error && error.message || error) }))
 }
-parentPort.on('message', (message) => {
-  if (message.kind === 'write') parentPort.postMessage({ id: message.id, ...engine.write(message.ops) })
-  else if (message.kind === 'read') parentPort.postMessage({ id: message.id, result: engine.read(message.op) })
-  else if (message.kind === 'close') { engine.close(); parentPort.postMessage({ id: message.id, closed: true }) }
+// Messages travel as JSON text: one flat string clones far faster than a graph of small objects.
+parentPort.on('message', (text) => {
+  const message = JSON.parse(text)
+  let reply
+  if (message.kind === 'write') reply = { id: message.id, ...engine.write(message.ops) }
+  else if (message.kind === 'read') reply = { id: message.id, result: engine.read(message.op) }
+  else if (message.kind === 'close') { engine.close(); reply = { id: message.id, closed: true } }
+  parentPort.postMessage(JSON.stringify(reply))
 })
 `
 
@@ -107,7 +111,8 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Web
   // Keep the process alive only while an answer is awaited.
   const busy = () => (waiting.size > 0 || queue.length > 0 ? worker.ref() : worker.unref())
 
-  worker.on('message', (reply: Reply) => {
+  worker.on('message', (text: string) => {
+    const reply = JSON.parse(text) as Reply
     if ('ready' in reply) {
       if (!reply.ready) failAll(unavailable(`cannot open ${path}: ${reply.error}`))
       return
@@ -149,7 +154,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Web
     writing = true
     const id = ++nextId
     waiting.set(id, group)
-    worker.postMessage({ kind: 'write', id, ops: group.map((q) => q.op) })
+    worker.postMessage(JSON.stringify({ kind: 'write', id, ops: group.map((q) => q.op) }))
     busy()
   }
 
@@ -174,7 +179,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Web
     return new Promise<T>((resolve, reject) => {
       const id = ++nextId
       waiting.set(id, { resolve: resolve as (value: never) => void, reject })
-      worker.postMessage({ kind: 'read', id, op })
+      worker.postMessage(JSON.stringify({ kind: 'read', id, op }))
       busy()
     })
   }
@@ -219,7 +224,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Web
           const id = ++nextId
           waiting.set(id, { resolve: () => resolve(), reject: () => resolve() })
           worker.ref()
-          worker.postMessage({ kind: 'close', id })
+          worker.postMessage(JSON.stringify({ kind: 'close', id }))
         })
       }
       await worker.terminate()
