@@ -24,7 +24,10 @@ if (mode === 'receiver') {
   const dir = mkdtempSync(join(tmpdir(), 'webhooks-bench-'))
   const receiver = createWebhookReceiver({
     token,
-    store: sqliteStore(join(dir, 'inbox.db'), { synchronous: 'FULL' }),
+    store: sqliteStore(join(dir, 'inbox.db'), {
+      synchronous: 'FULL',
+      ...(process.env.BENCH_THREAD === 'main' ? { thread: 'main' as const } : {}),
+    }),
     processing: { autoStart: process.env.BENCH_PROCESSING !== '0' },
   })
   receiver.onAny(() => {})

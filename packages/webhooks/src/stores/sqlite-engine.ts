@@ -180,3 +180,16 @@ export function createEngine(config: EngineConfig): Engine {
     },
   }
 }
+
+export type EngineMessage =
+  | { kind: 'write'; id: number; ops: WriteOp[] }
+  | { kind: 'read'; id: number; op: ReadOp }
+  | { kind: 'close'; id: number }
+
+/** One request to the engine, one reply. Self-contained too: it runs on the worker thread. */
+export function respond(engine: Engine, message: EngineMessage): object {
+  if (message.kind === 'write') return { id: message.id, ...engine.write(message.ops) }
+  if (message.kind === 'read') return { id: message.id, result: engine.read(message.op) }
+  engine.close()
+  return { id: message.id, closed: true }
+}

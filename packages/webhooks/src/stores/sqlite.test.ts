@@ -12,6 +12,7 @@ let n = 0
 const file = () => join(dir, `store-${++n}.db`)
 
 storeContract('sqliteStore', async () => sqliteStore(file()))
+storeContract("sqliteStore({ thread: 'main' })", async () => sqliteStore(file(), { thread: 'main' }))
 
 describe('sqliteStore', () => {
   it('survives reopening: what was acknowledged is there', async () => {
