@@ -1,0 +1,57 @@
+import { ConfigError, loadConfig } from './config.ts'
+import { consoleLog } from './log.ts'
+import { startDemo } from './start.ts'
+
+// `pnpm demo`: the whole demo in one process; Ctrl-C stops it cleanly (a second Ctrl-C forces it).
+const log = consoleLog()
+
+function fail(error: unknown): never {
+  if (error instanceof ConfigError) console.error(`\n${error.message}\n`)
+  else console.error('\nThe demo could not start:', error instanceof Error ? error.message : error, '\n')
+  process.exit(1)
+}
+
+let config: ReturnType<typeof loadConfig>
+try {
+  config = loadConfig(process.env)
+} catch (error) {
+  fail(error)
+}
+
+log.info(
+  config.mode === 'simulator'
+    ? 'starting on the built-in simulator…'
+    : 'starting against the configured service…',
+)
+const demo = await startDemo(config, { log }).catch(fail)
+
+console.log(`
+  Service SDK demo (${demo.mode === 'simulator' ? 'simulator' : 'live service'})
+
+  ➜  ${demo.url}
+
+  Webhooks arrive at ${demo.receiverUrl}
+  Press Ctrl-C to stop.
+`)
+
+let stopping = false
+const shutdown = (signal: string) => {
+  if (stopping) {
+    log.warn(`${signal} again: exiting now`)
+    process.exit(130)
+  }
+  stopping = true
+  log.info(`${signal}: shutting down (uploads in flight finish first; ${signal} again to force)…`)
+  demo.stop().then(
+    () => {
+      log.info('stopped.')
+      process.exit(0)
+    },
+    (error) => {
+      log.error('shutdown failed', error)
+      process.exit(1)
+    },
+  )
+}
+process.on('SIGINT', () => shutdown('SIGINT'))
+process.on('SIGTERM', () => shutdown('SIGTERM'))

@@ -1,0 +1,242 @@
+import type { SavedAsset, UploadUpdate } from '@service-sdk/demo-web/api'
+import type { OpenClient, UploadProgress } from '@service-sdk/open'
+import { DemoError, toHttpError } from './errors.ts'
+
+export interface StartUpload {
+  /** The page's id for this upload (it also cancels with it). */
+  id: string
+  /** The page that started it: progress goes to its stream only. */
+  clientId: string
+  body: ReadableStream<Uint8Array>
+  fileName: string
+  /** What the page says the size is (Content-Length); the cap is enforced on the bytes read. */
+  declaredSize: number | undefined
+  folderId: string | undefined
+  orgId: string | undefined
+  /** The request's signal: the page went away or aborted its request. */
+  signal: AbortSignal
+}
+
+const PROGRESS_INTERVAL_MS = 100
+
+type Listener = (clientId: string, update: UploadUpdate) => void
+
+/**
+ * Flow 2's uploads in flight: the request body streams into `open.upload` with a size cap,
+ * progress goes to the page's stream, and shutdown waits for them (or aborts them).
+ */
+export interface UploadManager {
+  run(upload: StartUpload): Promise<SavedAsset>
+  /** Cancel an upload of this page; false when there is none. */
+  cancel(id: string, clientId: string): boolean
+  onUpdate(listener: Listener): () => void
+  readonly inFlight: number
+  /** Refuse new uploads, wait up to `graceMs` for the running ones, then abort the rest. */
+  drain(graceMs: number): Promise<void>
+}
+
+interface Running {
+  clientId: string
+  abort: (reason: unknown) => void
+  done: Promise<unknown>
+}
+
+export function createUploadManager(open: OpenClient, options: { maxBytes: number }): UploadManager {
+  const running = new Map<string, Running>()
+  const listeners = new Set<Listener>()
+  let draining = false
+
+  const emit = (clientId: string, update: UploadUpdate) => {
+    for (const listener of listeners) listener(clientId, update)
+  }
+
+  async function run(start: StartUpload): Promise<SavedAsset> {
+    if (draining)
+      throw new DemoError(503, 'shutting_down', 'The server is shutting down; try again in a moment.')
+    if (running.has(start.id))
+      throw new DemoError(409, 'duplicate_upload', 'An upload with this id is running.')
+    if (start.declaredSize !== undefined && start.declaredSize > options.maxBytes) {
+      throw tooLarge(options.maxBytes)
+    }
+    const { name, extension } = splitName(start.fileName)
+    const controller = new AbortController()
+    const onRequestAbort = () =>
+      controller.abort(new DOMException('The page cancelled the upload', 'AbortError'))
+    if (start.signal.aborted) onRequestAbort()
+    else start.signal.addEventListener('abort', onRequestAbort, { once: true })
+
+    // A refusal of the body itself (too large, empty) is what the page is told, whatever the
+    // engine made of the stream failing under it.
+    let refused: DemoError | undefined
+    const capped = cap(start.body, options.maxBytes, (error) => {
+      refused = error
+    })
+    let last: UploadUpdate = {
+      id: start.id,
+      state: 'running',
+      phase: 'receiving',
+      loaded: 0,
+      total: start.declaredSize ?? null,
+    }
+    emit(start.clientId, last)
+    // The engine reports every chunk; the page needs a few updates a second, and every phase.
+    let lastEmit = 0
+    const progress = (p: UploadProgress) => {
+      const now = Date.now()
+      if (p.phase === last.phase && now - lastEmit < PROGRESS_INTERVAL_MS) {
+        last = { ...last, loaded: p.loaded, total: p.total ?? last.total }
+        return
+      }
+      lastEmit = now
+      last = {
+        id: start.id,
+        state: 'running',
+        phase: p.phase,
+        loaded: p.loaded,
+        total: p.total ?? start.declaredSize ?? null,
+      }
+      emit(start.clientId, last)
+    }
+
+    let settle!: () => void
+    const done = new Promise<void>((resolve) => {
+      settle = resolve
+    })
+    running.set(start.id, { clientId: start.clientId, abort: (reason) => controller.abort(reason), done })
+    try {
+      const upload = open.upload(capped, {
+        name,
+        extension,
+        ...(start.folderId === undefined ? {} : { folderId: start.folderId }),
+        ...(start.orgId === undefined ? {} : { orgId: start.orgId }),
+        signal: controller.signal,
+        onProgress: progress,
+      })
+      const saved = await upload.done()
+      const asset: SavedAsset = {
+        id: saved.id,
+        key: saved.key,
+        name: saved.name,
+        extension: saved.extension,
+        size: saved.size,
+        accessUrl: saved.accessUrl,
+      }
+      emit(start.clientId, {
+        ...last,
+        state: 'done',
+        phase: 'done',
+        loaded: saved.size,
+        total: saved.size,
+        asset,
+      })
+      return asset
+    } catch (error) {
+      const failure = refused ?? (controller.signal.aborted ? controller.signal.reason : error)
+      const http = toHttpError(failure)
+      emit(start.clientId, {
+        ...last,
+        state: http.body.error.code === 'cancelled' ? 'cancelled' : 'failed',
+        error: http.body.error,
+      })
+      throw failure
+    } finally {
+      start.signal.removeEventListener('abort', onRequestAbort)
+      running.delete(start.id)
+      settle()
+    }
+  }
+
+  return {
+    run,
+    cancel(id, clientId) {
+      const upload = running.get(id)
+      if (!upload || upload.clientId !== clientId) return false
+      upload.abort(new DOMException('Cancelled from the page', 'AbortError'))
+      return true
+    },
+    onUpdate(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    get inFlight() {
+      return running.size
+    },
+    async drain(graceMs) {
+      draining = true
+      if (running.size === 0) return
+      const all = Promise.all([...running.values()].map((r) => r.done))
+      let timer: NodeJS.Timeout | undefined
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), graceMs)
+      })
+      const outcome = await Promise.race([all, timedOut])
+      clearTimeout(timer)
+      if (outcome === 'timeout') {
+        for (const r of running.values())
+          r.abort(new DemoError(503, 'shutting_down', 'The server shut down.'))
+        await all
+      }
+    },
+  }
+}
+
+export function emptyFile(): DemoError {
+  return new DemoError(400, 'empty_file', 'The file is empty: there is nothing to upload.')
+}
+
+function tooLarge(maxBytes: number): DemoError {
+  return new DemoError(
+    413,
+    'too_large',
+    `The file is larger than this server accepts (${formatBytes(maxBytes)}).`,
+  )
+}
+
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB']
+  let i = 0
+  let v = n
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024
+    i++
+  }
+  return i === 0 ? `${n} bytes` : `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`
+}
+
+/** `report.final.pdf` -> name `report.final`, extension `pdf`; no extension -> `bin`. */
+export function splitName(fileName: string): { name: string; extension: string } {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName
+  const dot = base.lastIndexOf('.')
+  if (dot <= 0 || dot === base.length - 1) return { name: base || 'upload', extension: 'bin' }
+  return { name: base.slice(0, dot), extension: base.slice(dot + 1).toLowerCase() }
+}
+
+/** The body, read as the upload consumes it, failing once more than `maxBytes` went through. */
+async function* cap(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  onRefused: (error: DemoError) => void,
+): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader()
+  let seen = 0
+  const refuse = (error: DemoError) => {
+    onRefused(error)
+    return error
+  }
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) {
+        if (seen === 0) throw refuse(emptyFile())
+        return
+      }
+      seen += value.byteLength
+      if (seen > maxBytes) throw refuse(tooLarge(maxBytes))
+      yield value
+    }
+  } finally {
+    // Stop reading the request (on a failure, a cancel, or the cap).
+    reader.cancel().catch(() => {})
+    reader.releaseLock()
+  }
+}

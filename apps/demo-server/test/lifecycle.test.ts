@@ -1,0 +1,134 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { pattern, startTestDemo } from './helpers.ts'
+import { readSse } from './sse.ts'
+
+const APP_DIR = resolve(import.meta.dirname, '..')
+
+describe('graceful shutdown', () => {
+  test('stop() refuses new uploads, waits for the one in flight, then closes', async () => {
+    const demo = await startTestDemo()
+    let stopped = false
+    try {
+      // A body the test releases itself: the upload is in flight until then, however slow the machine.
+      let feed!: ReadableStreamDefaultController<Uint8Array>
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          feed = controller
+        },
+      })
+      const bytes = pattern(200 * 1024)
+      feed.enqueue(bytes.slice(0, 1000))
+      const events = readSse(await demo.app.request('/api/stream?client=client-shutdown'))
+      const pending = demo.app.request('/api/uploads?name=late.bin&orgId=1', {
+        method: 'POST',
+        headers: { 'x-upload-id': 'up-shutdown-1', 'x-demo-client': 'client-shutdown' },
+        body,
+        duplex: 'half',
+      } as RequestInit)
+      await events.until((m) => m.event === 'upload')
+      await events.close()
+
+      const stopping = demo.stop().then(() => {
+        stopped = true
+      })
+      const ready = await demo.app.request('/readyz')
+      expect(ready.status).toBe(503)
+      expect(await ready.json()).toMatchObject({ ready: false, checks: { server: 'stopping' } })
+      const refused = await demo.app.request('/api/uploads?name=new.bin&orgId=1', {
+        method: 'POST',
+        headers: { 'x-upload-id': 'up-shutdown-2', 'x-demo-client': 'client-shutdown' },
+        body: pattern(10),
+      })
+      expect(refused.status).toBe(503)
+      expect(stopped).toBe(false)
+
+      feed.enqueue(bytes.slice(1000))
+      feed.close()
+      const response = await pending
+      expect(response.status).toBe(201)
+      await stopping
+      expect(stopped).toBe(true)
+    } finally {
+      if (!stopped) await demo.stop()
+    }
+  })
+})
+
+describe('the `demo` command (src/main.ts)', () => {
+  const children: ChildProcessWithoutNullStreams[] = []
+  const dirs: string[] = []
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** Run main.ts with exactly this environment (plus PATH), collecting its output. */
+  function run(env: Record<string, string>) {
+    // Sources through the export condition, as vitest runs them: this tests main.ts, not the builds.
+    const child = spawn(process.execPath, ['--conditions=@service-sdk/source', 'src/main.ts'], {
+      cwd: APP_DIR,
+      env: { PATH: process.env.PATH ?? '', ...env },
+    })
+    children.push(child)
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text
+    })
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text
+    })
+    const exit = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    return {
+      child,
+      exit,
+      output: () => ({ stdout, stderr }),
+      async waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
+        for (;;) {
+          const match = stdout.match(pattern)
+          if (match) return match
+          if (child.exitCode !== null) throw new Error(`exited early:\n${stdout}\n${stderr}`)
+          await Promise.race([new Promise((r) => child.stdout.once('data', r)), exit])
+        }
+      },
+    }
+  }
+
+  test('partial configuration: exits 1 naming each missing variable', async () => {
+    const demo = run({ SERVICE_BASE_URL: 'https://service.example.com' })
+    expect(await demo.exit).toBe(1)
+    const { stderr } = demo.output()
+    for (const name of [
+      'SERVICE_OPEN_URL',
+      'SERVICE_APP_URL',
+      'SERVICE_TEAM_API_KEY',
+      'SERVICE_OPEN_TOKEN',
+      'DEMO_PUBLIC_URL',
+    ]) {
+      expect(stderr).toContain(`${name}: is missing`)
+    }
+  })
+
+  test('no configuration: the simulator; one URL printed; Ctrl-C stops it cleanly', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'demo-main-'))
+    dirs.push(dataDir)
+    const demo = run({ PORT: '0', DEMO_DATA_DIR: dataDir })
+    const [, url] = await demo.waitFor(/➜ {2}(http:\/\/localhost:\d+)/)
+    const urls = demo.output().stdout.match(/https?:\/\/\S+/g) ?? []
+    // The page's URL, and the webhook URL with its token cut short.
+    expect(urls.filter((u) => !u.includes('/webhooks/'))).toEqual([url])
+    expect(demo.output().stdout).toMatch(/\/webhooks\/.{4}…/)
+    await expect.poll(async () => (await fetch(`${url}/readyz`)).status).toBe(200)
+    const page = await fetch(url!)
+    expect(page.headers.get('content-type')).toContain('text/html')
+
+    demo.child.kill('SIGINT')
+    expect(await demo.exit).toBe(0)
+    expect(demo.output().stdout).toContain('stopped.')
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow()
+  })
+})
