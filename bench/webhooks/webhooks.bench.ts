@@ -5,6 +5,7 @@
  * p99 acknowledgement latency <= 25 ms at 5,000 requests/s offered.
  *
  *     pnpm bench webhooks     (builds first; BENCH_SECONDS=5 and BENCH_ROUNDS=3 by default)
+ *     BENCH_PROCESSING=0 pnpm --filter @service-sdk/bench bench webhooks    (store and acknowledge only)
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
@@ -14,6 +15,8 @@ import autocannon from 'autocannon'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+// BENCH_PROCESSING=0: the receiver only stores and acknowledges (workers elsewhere, or later).
+const PROCESSING = process.env.BENCH_PROCESSING !== '0'
 const RATE = 5_000
 const token = generateWebhookToken()
 
@@ -93,7 +96,7 @@ async function cpuMicros(server: Running): Promise<number> {
 async function settled(server: Running): Promise<number> {
   for (;;) {
     const counts = (await (await fetch(`${server.url}/status`)).json()) as Record<string, number>
-    if ((counts.pending ?? 0) + (counts.processing ?? 0) === 0)
+    if (!PROCESSING || (counts.pending ?? 0) + (counts.processing ?? 0) === 0)
       return Object.values(counts).reduce((a, b) => a + b, 0)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -162,7 +165,7 @@ const ratio = receiver.max.rps / noop.max.rps
 const sent = sequence
 
 console.log(
-  `\nWebhook receiver vs no-op Hono handler (autocannon, 64 connections, ${ROUNDS} alternating runs of ${SECONDS} s each, medians)`,
+  `\nWebhook receiver (processing ${PROCESSING ? 'on' : 'off'}) vs no-op Hono handler (autocannon, 64 connections, ${ROUNDS} alternating runs of ${SECONDS} s each, medians)`,
 )
 console.log('| run | no-op Hono | receiver (SQLite FULL) | ratio |')
 console.log('|---|---|---|---|')
