@@ -115,7 +115,7 @@ async function boot(root: HTMLElement) {
       ),
     ),
     main,
-    h('div', { id: 'toasts', class: 'toasts', 'aria-live': 'polite' }),
+    h('div', { id: 'toasts', class: 'toasts', role: 'status', 'aria-live': 'polite' }),
   )
 
   let unreadCount = 0
