@@ -126,6 +126,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const anyHandlers: WebhookHandler[] = []
   const errorHandlers: Array<(error: WebhookError) => void | Promise<void>> = []
   const warnedNoHandler = new Set<string>()
+  // Requests being received now: processing yields to them when the event loop is saturated.
+  let receiving = 0
 
   function reportError(error: WebhookError): void {
     for (const handler of errorHandlers) {
@@ -170,6 +172,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     clock,
     logger,
     errorLine,
+    ingestBusy: () => receiving > 0,
     onFailure(event, error, retryAt) {
       if (!event) {
         reportError(
@@ -212,6 +215,15 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   }
 
   async function receive(delivery: Delivery): Promise<Receipt> {
+    receiving++
+    try {
+      return await admitAndStore(delivery)
+    } finally {
+      receiving--
+    }
+  }
+
+  async function admitAndStore(delivery: Delivery): Promise<Receipt> {
     if (!check(lastPathSegment(delivery.url))) {
       logger.warn('webhooks: refused a request with an unknown token (404)')
       return refuse(new WebhookError('Unknown receiver token.', { code: 'invalid_token', status: 404 }))

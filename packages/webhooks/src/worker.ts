@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { performance } from 'node:perf_hooks'
 import type { Logger } from '@service-sdk/core'
 import { DEFAULT_RETRY, type RetryOptions, retryDelay } from './backoff.ts'
 import { describeError, WebhookError } from './errors.ts'
@@ -16,6 +17,8 @@ export interface ProcessingOptions {
   pollIntervalMs?: number
   retry?: RetryOptions
 }
+
+const YIELD_MS = 100
 
 export interface WorkerClock {
   now(): number
@@ -51,6 +54,8 @@ export function createWorker(init: {
   /** Turns an error into the one line stored as `lastError` (secrets removed). */
   errorLine: (error: unknown) => string
   onFailure: FailureReport
+  /** Whether requests are being received right now (see yieldToIngest). */
+  ingestBusy?: () => boolean
 }): Worker {
   const { store, run, clock, logger, errorLine, onFailure } = init
   const concurrency = positive(init.options.concurrency ?? 8, 'concurrency')
@@ -72,6 +77,37 @@ export function createWorker(init: {
   let pumping = false
   let current: Promise<number> = Promise.resolve(0)
   let again = false
+
+  /**
+   * Acknowledgements first: while requests are being received and the event loop is saturated,
+   * claim at most one batch per YIELD_MS, so a burst is stored and acknowledged at full speed and
+   * processed right after it (the backlog is durable). Without incoming requests, processing runs
+   * at full speed however busy the loop is.
+   */
+  let lastClaimAt = 0
+  let loopWindow = performance.eventLoopUtilization()
+  let loopWindowAt = performance.now()
+  let saturated = false
+  function yieldToIngest(): boolean {
+    if (!init.ingestBusy?.()) return false
+    const now = performance.now()
+    if (now - loopWindowAt >= YIELD_MS) {
+      saturated = performance.eventLoopUtilization(loopWindow).utilization > 0.9
+      loopWindow = performance.eventLoopUtilization()
+      loopWindowAt = now
+    }
+    return saturated && now - lastClaimAt < YIELD_MS
+  }
+
+  let yieldTimer: ReturnType<typeof setTimeout> | undefined
+  function retryAfterYield(): void {
+    if (yieldTimer) return
+    yieldTimer = setTimeout(() => {
+      yieldTimer = undefined
+      if (active()) void pump()
+    }, YIELD_MS)
+    yieldTimer.unref?.()
+  }
 
   function active(): boolean {
     return running || draining > 0
@@ -98,6 +134,11 @@ export function createWorker(init: {
           again = false
           startBuffered()
           while (active() && inFlight.size < concurrency && buffered.length === 0) {
+            if (draining === 0 && yieldToIngest()) {
+              retryAfterYield()
+              break
+            }
+            lastClaimAt = performance.now()
             const owner = `${instance}:${++claims}`
             const events = await store.claim({ owner, limit: batchSize, now: clock.now(), leaseMs })
             claimed += events.length
@@ -223,6 +264,7 @@ export function createWorker(init: {
     },
     async stop() {
       running = false
+      if (yieldTimer) clearTimeout(yieldTimer)
       if (timer) clearInterval(timer)
       timer = undefined
       await current
