@@ -52,8 +52,11 @@ const go = (name: string) =>
 const textOf = async (locator: Locator) => (await locator.textContent()) ?? ''
 const attribute = (locator: Locator, name: string) => locator.getAttribute(name)
 
-const shot = (name: string, target: Page = page) =>
-  target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+/** A full-page screenshot, from the top (the sticky sidebar would be drawn where it was scrolled to). */
+async function shot(name: string, target: Page = page) {
+  await target.evaluate(() => window.scrollTo(0, 0))
+  await target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+}
 
 /** The selector page inside the SDK's dialog, once its folder tree is there. */
 async function selectorFrame(): Promise<Frame> {
