@@ -278,6 +278,22 @@ describe('credentials', () => {
     expect(never.recorded.count('/sts-tmp')).toBeGreaterThanOrEqual(2)
   })
 
+  test('credentials the object-storage client cannot use (a malformed bucket name): UploadError, nothing sent', async () => {
+    const { open } = recordingClient(sim, {
+      fetch: async (input, init) => {
+        const response = await fetch(input, init)
+        if (!String(input instanceof Request ? input.url : input).endsWith('/sts-tmp')) return response
+        const body = (await response.json()) as { result: UploadCredential }
+        return Response.json({ ...body, result: { ...body.result, bucket: 'B!' } })
+      },
+    })
+    const ops = countOss(sim, ['PutObject'])
+    const error = await rejection(open.upload(Buffer.from('x'), { name: 'x', extension: 'txt' }).done())
+    expect(UploadError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({ code: 'invalid_credentials' })
+    expect(ops()).toEqual({ PutObject: 0 })
+  })
+
   test('credentials the storage keeps refusing: a bounded number of renewals, then an UploadError', async () => {
     const { open, recorded } = recordingClient(sim)
     sim.control.faults.inject({

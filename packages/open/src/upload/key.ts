@@ -13,10 +13,21 @@ export function directoryPrefix(dir: string): string {
   return dir === '' || dir.endsWith('/') ? dir : `${dir}/`
 }
 
+// Random bytes drawn 4 KiB at a time: one getRandomValues call per 256 keys, not per key.
+let pool = new Uint8Array(0)
+let drawn = 0
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
+
 /** 16 random bytes as hex: works in every browser context (`randomUUID` needs a secure one). */
 export function randomId(): string {
-  const random = crypto.getRandomValues(new Uint8Array(16))
-  return Array.from(random, (b) => b.toString(16).padStart(2, '0')).join('')
+  if (drawn + 16 > pool.length) {
+    pool = crypto.getRandomValues(new Uint8Array(4096))
+    drawn = 0
+  }
+  let id = ''
+  for (let i = drawn; i < drawn + 16; i++) id += HEX[pool[i] as number]
+  drawn += 16
+  return id
 }
 
 /**

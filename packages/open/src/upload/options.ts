@@ -1,10 +1,4 @@
-import {
-  type Id,
-  idSchema,
-  parseInput,
-  ServiceValidationError,
-  type ValidationIssue,
-} from '@service-sdk/core'
+import { idSchema, parseInput, ServiceValidationError, type ValidationIssue } from '@service-sdk/core'
 import { z } from 'zod'
 import type { CheckpointStore } from './checkpoint.ts'
 import { refuseRelativeKey } from './key.ts'
@@ -202,5 +196,3 @@ export function defined<T extends Record<string, unknown>>(
 ): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never
 }
-
-export type { Id }

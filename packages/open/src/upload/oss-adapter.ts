@@ -1,4 +1,5 @@
-import { createRedactor, type UploadCredential } from '@service-sdk/core'
+/// <reference path="./ali-oss.d.ts" />
+import { createRedactor, type UploadCredential, UploadError } from '@service-sdk/core'
 import OSS from 'ali-oss'
 
 /**
@@ -14,7 +15,7 @@ export interface OssHttpRequest {
   headers: Record<string, string>
   /** A small body (Complete's XML), or the body of a browser upload (a Blob). */
   content?: string | Uint8Array | Blob
-  /** A Node Readable: the body of an upload from Node. */
+  /** The body of an upload from Node, passed through untouched: a Readable, or a file range. */
   stream?: unknown
 }
 
@@ -42,9 +43,10 @@ export interface OssHttp {
 }
 
 /**
- * A request body, made by the platform: a Node Readable (`stream`) or a Blob / bytes (`content`,
- * browsers). ali-oss picks the field its build uses. `failure` records an error of the source
- * itself (a file that vanished, a caller's stream that failed): not the network's fault.
+ * A request body, made by the platform: for Node (`stream`) a Readable or a file range that our
+ * HTTP layer reads itself; for browsers (`content`) a Blob. ali-oss picks the field its build
+ * uses. `failure` records an error of the source itself (a file that vanished, a caller's stream
+ * that failed): not the network's fault.
  */
 export interface OssBody {
   size: number
@@ -110,8 +112,9 @@ export function isOssFailure(error: unknown, ossCode?: string): error is OssFail
   return error instanceof OssFailure && (ossCode === undefined || error.ossCode === ossCode)
 }
 
-// The parts of ali-oss 6.23 used here (`_uploadPart` is internal but stable across 6.x: it is the
-// one call that takes a body we built, a stream in Node and a Blob in browsers).
+// The parts of ali-oss 6.23 used here. `_uploadPart`, `_objectRequestParams` and `request` are
+// internal but stable across 6.x: they are the calls that take a body as we built it (a Node body
+// for our HTTP layer, a Blob in browsers) instead of reading it into memory.
 interface AliOssResponse {
   status: number
   headers: Record<string, string | string[] | undefined>
@@ -121,9 +124,18 @@ interface AliOssPart {
   ETag: string
   Size: string
 }
+interface AliOssParams {
+  [field: string]: unknown
+}
 interface AliOss {
-  put(name: string, content: unknown, options?: object): Promise<{ res: AliOssResponse }>
-  putStream(name: string, stream: unknown, options?: object): Promise<{ res: AliOssResponse }>
+  // The request builder behind every operation; PutObject goes through it as UploadPart does, so
+  // that the body reaches our HTTP layer as we made it (put/putStream would wrap or read it).
+  _objectRequestParams(
+    method: string,
+    name: string,
+    options: { headers: Record<string, number> },
+  ): AliOssParams
+  request(params: AliOssParams): Promise<{ status: number; res: AliOssResponse }>
   initMultipartUpload(name: string, options?: object): Promise<{ uploadId: string }>
   _uploadPart(
     name: string,
@@ -159,23 +171,33 @@ export function endpointUrl(endPoint: string): string {
 }
 
 export function createOssClient(credential: UploadCredential, http: OssHttp): OssClient {
-  const oss = new OSS({
-    endpoint: endpointUrl(credential.endPoint),
-    bucket: credential.bucket,
-    accessKeyId: credential.accessKeyId,
-    accessKeySecret: credential.accessKeySecret,
-    stsToken: credential.securityToken,
-    urllib: http,
-    // Retries are ours (ali-oss retries neither 5xx nor stream bodies). A refresh interval
-    // without a refresh function only silences ali-oss's warning: refreshing is ours too.
-    retryMax: 0,
-    refreshSTSTokenInterval: 24 * 3_600_000,
-  }) as AliOss
   const redact = createRedactor([
     credential.accessKeySecret,
     credential.securityToken,
     credential.accessKeyId,
   ])
+  let oss: AliOss
+  try {
+    oss = new OSS({
+      endpoint: endpointUrl(credential.endPoint),
+      bucket: credential.bucket,
+      accessKeyId: credential.accessKeyId,
+      accessKeySecret: credential.accessKeySecret,
+      stsToken: credential.securityToken,
+      urllib: http,
+      // Retries are ours (ali-oss retries neither 5xx nor stream bodies). A refresh interval
+      // without a refresh function only silences ali-oss's warning: refreshing is ours too.
+      retryMax: 0,
+      refreshSTSTokenInterval: 24 * 3_600_000,
+    }) as AliOss
+  } catch (error) {
+    // A bucket name or endpoint ali-oss refuses: nothing was sent.
+    const reason = redact(error instanceof Error ? error.message : String(error))
+    throw new UploadError({
+      code: 'invalid_credentials',
+      message: `sts-tmp returned credentials the object-storage client cannot use (${reason}): check the service behind sts-tmp.`,
+    })
+  }
   const translated = async <T>(call: () => Promise<T>): Promise<T> => {
     try {
       return await call()
@@ -187,8 +209,13 @@ export function createOssClient(credential: UploadCredential, http: OssHttp): Os
   return {
     put: (key, body) =>
       translated(async () => {
-        if (body.stream !== undefined) await oss.putStream(key, body.stream, { contentLength: body.size })
-        else await oss.put(key, body.content, { disabledMD5: true })
+        const params = oss._objectRequestParams('PUT', key, { headers: { 'Content-Length': body.size } })
+        await oss.request({
+          ...params,
+          ...(body.stream === undefined ? { content: body.content } : { stream: body.stream }),
+          successStatuses: [200],
+          disabledMD5: true,
+        })
       }),
     initiate: (key) => translated(async () => (await oss.initMultipartUpload(key)).uploadId),
     uploadPart: (key, uploadId, partNumber, body) =>

@@ -63,7 +63,7 @@ export function startUploadMany(
     deps.platform,
   )
   const stop = new AbortController()
-  follow(signal, stop)
+  const untie = follow(signal, stop)
 
   // One progress view: the sum of every file's.
   const listeners = new Set<(progress: UploadManyProgress) => void>()
@@ -135,8 +135,12 @@ export function startUploadMany(
       progress: createProgressTracker(track(index), deps.logger),
       state: { completed: false },
     }
-    follow(stop.signal, job.stop)
-    return sendObject(deps, job, await prepareObject(deps, job))
+    const untie = follow(stop.signal, job.stop)
+    try {
+      return await sendObject(deps, job, await prepareObject(deps, job))
+    } finally {
+      untie()
+    }
   }
   const results: UploadManyResult[] = new Array(items.length)
   const failed = (index: number, error: unknown) => {
@@ -208,7 +212,7 @@ export function startUploadMany(
     return results
   }
   const result = run()
-  result.catch(() => {})
+  result.catch(() => {}).finally(untie)
 
   return {
     get progress() {

@@ -33,11 +33,16 @@ export function abortError(): DOMException {
   return new DOMException('The upload was aborted', 'AbortError')
 }
 
-/** Ties a caller's signal to our controller. */
-export function follow(signal: AbortSignal | undefined, controller: AbortController): void {
-  if (!signal) return
-  if (signal.aborted) controller.abort(signal.reason)
-  else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true })
+/** Ties a caller's signal to our controller; the returned function unties it (call it when done). */
+export function follow(signal: AbortSignal | undefined, controller: AbortController): () => void {
+  if (!signal) return () => {}
+  if (signal.aborted) {
+    controller.abort(signal.reason)
+    return () => {}
+  }
+  const onAbort = () => controller.abort(signal.reason)
+  signal.addEventListener('abort', onAbort, { once: true })
+  return () => signal.removeEventListener('abort', onAbort)
 }
 
 /**
@@ -72,7 +77,7 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
     progress,
     state,
   }
-  follow(signal, stop)
+  const untie = follow(signal, stop)
 
   const run = async (): Promise<UploadedAsset> => {
     const prepared = await prepareObject(deps, job)
@@ -91,7 +96,7 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
   }
   const result = run()
   // Observed through done(); a caller that never asks must not crash the process.
-  result.catch(() => {})
+  result.catch(() => {}).finally(untie)
 
   return {
     get key() {

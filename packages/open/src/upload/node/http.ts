@@ -3,11 +3,27 @@ import https from 'node:https'
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
 import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
 import { type HttpOptions, partNumberOf } from '../platform.ts'
+import { type BytesBody, isBytesBody, sendBytes } from './bytes-body.ts'
+import {
+  type BufferPool,
+  createBufferPool,
+  type FileRange,
+  isFileRange,
+  sendFileRange,
+} from './file-range.ts'
 
-/** Keep-alive agents shared by the uploads of one client: connections are reused across files. */
+/** Read size of file parts, and how many read buffers a client keeps for reuse. */
+const READ_BUFFER = 256 * 1024
+const KEEP_BUFFERS = 64
+
+/**
+ * What the uploads of one client share: keep-alive agents (connections are reused across files)
+ * and the read buffers of file parts.
+ */
 export interface NodeAgents {
   http: http.Agent
   https: https.Agent
+  buffers: BufferPool
   destroy(): void
 }
 
@@ -18,6 +34,7 @@ export function createAgents(): NodeAgents {
   }
   return {
     ...agents,
+    buffers: createBufferPool(READ_BUFFER, KEEP_BUFFERS),
     destroy() {
       agents.http.destroy()
       agents.https.destroy()
@@ -93,13 +110,23 @@ export function createNodeHttp(agents: NodeAgents, options: HttpOptions): OssHtt
           })
         })
 
-        const body = params.stream as Readable | undefined
+        const body = params.stream as Readable | FileRange | BytesBody | undefined
         if (body === undefined) {
           req.end(params.content as string | Uint8Array | undefined)
           return
         }
         // Only PUT bodies are object bytes (PutObject, UploadPart).
         const part = params.method === 'PUT' ? partNumberOf(target) : undefined
+        const count = (n: number) => {
+          if (part !== undefined) options.onBodyBytes(part, n)
+        }
+        if (isFileRange(body)) {
+          sendFileRange(req, body, agents.buffers, count).catch((error: unknown) =>
+            req.destroy(error as Error),
+          )
+          return
+        }
+        if (isBytesBody(body)) return sendBytes(req, body, count)
         const stages: Array<Readable | Transform> = [body]
         if (part !== undefined) stages.push(counter((n) => options.onBodyBytes(part, n)))
         pipeline([...stages, req], (error) => {

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { Readable } from 'node:stream'
@@ -6,11 +5,8 @@ import { ServiceValidationError } from '@service-sdk/core'
 import { createChunkReader } from '../chunk-reader.ts'
 import type { OssBody } from '../oss-adapter.ts'
 import type { PreparedSource, RandomAccessSource, SequentialSource } from '../platform.ts'
-
-/** Read size for file parts: fewer, larger reads than fs's 64 KiB default (measured faster). */
-const FILE_CHUNK = 256 * 1024
-/** Chunks cut from in-memory bytes, so progress moves while a part goes out. */
-const MEMORY_CHUNK = 256 * 1024
+import { bytesBody } from './bytes-body.ts'
+import { fileRange } from './file-range.ts'
 
 const ACCEPTED =
   'a file path, a Buffer or Uint8Array, an ArrayBuffer, a Blob or File, or a readable stream (Node Readable, web ReadableStream, async iterable of bytes)'
@@ -60,14 +56,9 @@ async function fileSource(path: string): Promise<RandomAccessSource> {
     fingerprint: { name: absolute, size: stats.size, lastModified: stats.mtimeMs },
     body(start, end) {
       const body: OssBody = { size: end - start }
-      const stream =
-        end > start
-          ? createReadStream(absolute, { start, end: end - 1, highWaterMark: FILE_CHUNK })
-          : Readable.from([], { objectMode: false })
-      stream.on('error', (error: Error) => {
+      body.stream = fileRange(absolute, start, end, (error) => {
         body.failure = error
       })
-      body.stream = stream
       return body
     },
     async head(bytes) {
@@ -83,10 +74,6 @@ async function fileSource(path: string): Promise<RandomAccessSource> {
   }
 }
 
-function* slices(bytes: Uint8Array, size: number): Generator<Uint8Array> {
-  for (let at = 0; at < bytes.byteLength; at += size) yield bytes.subarray(at, at + size)
-}
-
 function bytesSource(bytes: Uint8Array): RandomAccessSource {
   return {
     kind: 'random',
@@ -94,10 +81,7 @@ function bytesSource(bytes: Uint8Array): RandomAccessSource {
     fileName: undefined,
     contentType: undefined,
     fingerprint: undefined,
-    body: (start, end) => ({
-      size: end - start,
-      stream: Readable.from(slices(bytes.subarray(start, end), MEMORY_CHUNK), { objectMode: false }),
-    }),
+    body: (start, end) => ({ size: end - start, stream: bytesBody([bytes.subarray(start, end)]) }),
     head: async (n) => bytes.subarray(0, n),
   }
 }
@@ -139,7 +123,7 @@ function streamSource(stream: AsyncIterable<unknown>): SequentialSource {
     read: (max) => reader.read(max),
     ended: () => reader.ended(),
     head: () => reader.head(),
-    body: (chunks, size) => ({ size, stream: Readable.from(chunks, { objectMode: false }) }),
+    body: (chunks, size) => ({ size, stream: bytesBody(chunks) }),
     cancel: () => reader.cancel(),
   }
 }

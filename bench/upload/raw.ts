@@ -1,0 +1,130 @@
+/**
+ * The baseline of bench/upload: the same bytes to the same object store with nothing but
+ * node:http and a hand-made OSS V1 signature. One large file goes up as `parallel` concurrent
+ * PUTs of `chunk` bytes (each its own object, read from the file as it is sent); many files as
+ * `parallel` concurrent PUTs of one file each. Credentials from one sts-tmp call; no asset is saved.
+ * `warmup` files are sent first, untimed, as sdk.ts does.
+ *
+ *   node raw.ts '<json: openUrl, token, files, chunk, parallel, warmup?>'
+ */
+import { createHmac, randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { readFile, stat } from 'node:fs/promises'
+import http from 'node:http'
+import { pipeline } from 'node:stream/promises'
+
+const args = JSON.parse(process.argv[2] ?? '{}') as {
+  openUrl: string
+  token: { type: string; value: string }
+  files: string[]
+  chunk: number
+  parallel: number
+  warmup?: string[]
+}
+
+const answer = await fetch(`${args.openUrl}/open-api/standard/call/service/sts-tmp`, {
+  method: 'POST',
+  headers: { authorization: `${args.token.type} ${args.token.value}`, 'content-type': 'application/json' },
+})
+const { result: sts } = (await answer.json()) as {
+  result: {
+    endPoint: string
+    bucket: string
+    dir: string
+    accessKeyId: string
+    accessKeySecret: string
+    securityToken: string
+  }
+}
+const endpoint = new URL(sts.endPoint)
+const agent = new http.Agent({ keepAlive: true })
+const run = randomBytes(6).toString('hex')
+
+function put(key: string, size: number, body: () => NodeJS.ReadableStream | Buffer): Promise<void> {
+  const date = new Date().toUTCString()
+  const type = 'application/octet-stream'
+  const toSign = `PUT\n\n${type}\n${date}\nx-oss-date:${date}\nx-oss-security-token:${sts.securityToken}\n/${sts.bucket}/${key}`
+  const signature = createHmac('sha1', sts.accessKeySecret).update(toSign).digest('base64')
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: endpoint.hostname,
+        port: endpoint.port,
+        method: 'PUT',
+        path: `/${encodeURIComponent(key).replace(/%2F/g, '/')}`,
+        agent,
+        headers: {
+          host: `${sts.bucket}.oss-cn-hangzhou.aliyuncs.com`,
+          'content-type': type,
+          'content-length': size,
+          'x-oss-date': date,
+          'x-oss-security-token': sts.securityToken,
+          authorization: `OSS ${sts.accessKeyId}:${signature}`,
+        },
+      },
+      (response) => {
+        response.resume()
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve() : reject(new Error(`PUT ${key}: ${response.statusCode}`)),
+        )
+      },
+    )
+    request.on('error', reject)
+    const made = body()
+    if (Buffer.isBuffer(made)) request.end(made)
+    else pipeline(made, request).catch(reject)
+  })
+}
+
+/** `jobs` run `parallel` at a time. */
+async function pool(jobs: Array<() => Promise<void>>, parallel: number): Promise<void> {
+  let next = 0
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < jobs.length) await (jobs[next++] as () => Promise<void>)()
+    }),
+  )
+}
+
+if (args.warmup?.length) {
+  await pool(
+    args.warmup.map((file, n) => async () => {
+      const content = await readFile(file)
+      await put(`${sts.dir}raw-${run}/warmup-${n}`, content.length, () => content)
+    }),
+    args.parallel,
+  )
+}
+
+let bytes = 0
+const jobs: Array<() => Promise<void>> = []
+if (args.files.length === 1) {
+  const [file] = args.files as [string]
+  const size = (await stat(file)).size
+  bytes = size
+  for (let start = 0, n = 0; start < size; start += args.chunk, n++) {
+    const end = Math.min(size, start + args.chunk)
+    jobs.push(() =>
+      put(`${sts.dir}raw-${run}/${n}`, end - start, () =>
+        createReadStream(file, { start, end: end - 1, highWaterMark: 256 * 1024 }),
+      ),
+    )
+  }
+} else {
+  for (const [n, file] of args.files.entries()) {
+    jobs.push(async () => {
+      const content = await readFile(file)
+      bytes += content.length
+      await put(`${sts.dir}raw-${run}/${n}`, content.length, () => content)
+    })
+  }
+}
+const started = performance.now()
+const cpu = process.cpuUsage()
+await pool(jobs, args.parallel)
+const seconds = (performance.now() - started) / 1000
+const used = process.cpuUsage(cpu)
+agent.destroy()
+process.stdout.write(
+  `${JSON.stringify({ seconds, bytes, maxRssMiB: process.resourceUsage().maxRSS / 1024, cpuSeconds: (used.user + used.system) / 1e6 })}\n`,
+)

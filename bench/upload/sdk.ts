@@ -1,0 +1,54 @@
+/**
+ * The SDK side of bench/upload, in a process of its own so that its peak RSS is the SDK's: one
+ * `upload()` of a file, or one `uploadMany()` of many. Prints one JSON line: seconds, bytes, peak
+ * RSS, CPU seconds, and how many sts-tmp and material-save calls the timed run made.
+ * `warmup` files are uploaded first, untimed, by another client (its own credentials): the timed
+ * run starts warm (JIT, connections) but with no credentials cached.
+ *
+ *   node sdk.ts '<json: openUrl, token, files, many?, warmup?>'
+ */
+import { stat } from 'node:fs/promises'
+import { createOpenClient } from '@service-sdk/open'
+
+const args = JSON.parse(process.argv[2] ?? '{}') as {
+  openUrl: string
+  token: { type: string; value: string }
+  files: string[]
+  many?: boolean
+  warmup?: string[]
+}
+if (args.warmup?.length) {
+  const results = await createOpenClient({ openUrl: args.openUrl, token: args.token })
+    .uploadMany(args.warmup)
+    .done()
+  if (results.some((r) => r.status === 'rejected')) throw new Error('the warm-up upload failed')
+}
+const calls = { sts: 0, save: 0 }
+const open = createOpenClient({
+  openUrl: args.openUrl,
+  token: args.token,
+  fetch: (input, init) => {
+    const url = String(input instanceof Request ? input.url : input)
+    if (url.endsWith('/sts-tmp')) calls.sts++
+    if (url.endsWith('/material-save')) calls.save++
+    return fetch(input, init)
+  },
+})
+let bytes = 0
+for (const file of args.files) bytes += (await stat(file)).size
+
+const started = performance.now()
+const cpu = process.cpuUsage()
+if (args.many) {
+  const results = await open.uploadMany(args.files).done()
+  const failed = results.filter((r) => r.status === 'rejected')
+  if (failed.length > 0)
+    throw new Error(`${failed.length} files failed: ${String((failed[0] as { error: unknown }).error)}`)
+} else {
+  for (const file of args.files) await open.upload(file).done()
+}
+const seconds = (performance.now() - started) / 1000
+const used = process.cpuUsage(cpu)
+process.stdout.write(
+  `${JSON.stringify({ seconds, bytes, maxRssMiB: process.resourceUsage().maxRSS / 1024, cpuSeconds: (used.user + used.system) / 1e6, ...calls })}\n`,
+)

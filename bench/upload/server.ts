@@ -1,0 +1,15 @@
+/**
+ * The simulator in a process of its own, for bench/upload: prints its URLs and credentials as one
+ * JSON line, then serves until killed. Objects go to `stateDir` (the directory store: MD5 ETags
+ * and disk writes, as in the simulator's own benchmark), so memory stays small across runs.
+ *
+ *   node server.ts <stateDir>
+ */
+import { startSimulator } from '@service-sdk/simulator'
+
+const sim = await startSimulator(process.argv[2] ? { stateDir: process.argv[2] } : {})
+process.stdout.write(`${JSON.stringify({ urls: sim.urls, credentials: sim.credentials })}\n`)
+process.once('SIGTERM', async () => {
+  await sim.stop()
+  process.exit(0)
+})

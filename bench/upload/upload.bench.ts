@@ -1,0 +1,222 @@
+/**
+ * Uploads: the SDK against raw concurrent PUTs of the same bytes to the same object store, in the
+ * same run. Three processes: the simulator (server.ts), the SDK uploader (sdk.ts: its peak RSS is
+ * the SDK's) and the baseline (raw.ts). Rounds alternate which goes first; figures are medians.
+ * For the 1,000 small files both processes first send 100 other files untimed (a one-second run
+ * would otherwise mostly measure JIT warm-up, of which the SDK, with ali-oss, has more).
+ * Targets (issue): one 512 MiB file at >= 0.8 of the baseline's throughput, peak RSS <= 150 MiB
+ * and within 10% for 128 MiB and 1 GiB files; 1,000 files of 64 KiB with uploadMany at >= 0.7,
+ * exactly one sts-tmp call, material-save calls <= ceil(1000 / 100).
+ *
+ *     pnpm bench upload          (builds first)    BENCH_ROUNDS=3 by default
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const MiB = 1024 * 1024
+const KiB = 1024
+const SMALL_FILES = 1000
+const WARMUP_FILES = 100
+const SAVE_BATCH = 100
+// The baseline sends what the SDK's defaults send: 8 MiB at a time, 4 at once; 8 files at once.
+const CHUNK = 8 * MiB
+const PARALLEL = 4
+const CONCURRENCY = 8
+
+const here = import.meta.dirname
+const work = await mkdtemp(join(tmpdir(), 'bench-upload-'))
+
+interface Figures {
+  seconds: number
+  bytes: number
+  maxRssMiB: number
+  cpuSeconds: number
+  sts?: number
+  save?: number
+}
+
+/** A file of `size` bytes: 1 MiB of random bytes, each copy numbered (no part is like another). */
+async function bigFile(name: string, size: number): Promise<string> {
+  const path = join(work, name)
+  const block = Buffer.alloc(MiB)
+  for (let i = 0; i < MiB; i += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i)
+  const out = createWriteStream(path)
+  for (let i = 0; i < size / MiB; i++) {
+    block.writeUInt32BE(i, 0)
+    if (!out.write(Buffer.from(block))) await once(out, 'drain')
+  }
+  out.end()
+  await once(out, 'finish')
+  return path
+}
+
+function child(script: string, args: unknown[]): ChildProcess {
+  return spawn(
+    process.execPath,
+    [join(here, script), ...args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
+}
+
+async function firstLine(process_: ChildProcess): Promise<string> {
+  const lines = createInterface({ input: process_.stdout! })
+  for await (const line of lines) return line
+  throw new Error('the process printed nothing')
+}
+
+async function measure(script: 'sdk.ts' | 'raw.ts', args: Record<string, unknown>): Promise<Figures> {
+  const process_ = child(script, [args])
+  const [line, [code]] = await Promise.all([firstLine(process_), once(process_, 'exit')])
+  if (code !== 0) throw new Error(`${script} exited with ${code}`)
+  return JSON.parse(line) as Figures
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits })
+const mibps = (f: Figures) => f.bytes / MiB / f.seconds
+
+console.log(`Preparing files in ${work} (128 MiB, 512 MiB, 1 GiB, ${SMALL_FILES} x 64 KiB)...`)
+const files = {
+  small: await bigFile('128m.bin', 128 * MiB),
+  medium: await bigFile('512m.bin', 512 * MiB),
+  large: await bigFile('1g.bin', 1024 * MiB),
+  many: [] as string[],
+  warmup: [] as string[],
+}
+await mkdir(join(work, 'many'))
+for (let i = 0; i < SMALL_FILES + WARMUP_FILES; i++) {
+  const path = join(work, 'many', `file-${i}.bin`)
+  const content = Buffer.alloc(64 * KiB)
+  for (let j = 0; j < content.length; j += 4) content.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, j)
+  await writeFile(path, content)
+  ;(i < SMALL_FILES ? files.many : files.warmup).push(path)
+}
+
+const server = child('server.ts', [join(work, 'store')])
+try {
+  const { urls, credentials } = JSON.parse(await firstLine(server)) as {
+    urls: { open: string }
+    credentials: { openToken: { type: string; value: string } }
+  }
+  const common = { openUrl: urls.open, token: credentials.openToken }
+
+  const one = { sdk: [] as Figures[], raw: [] as Figures[] }
+  const many = { sdk: [] as Figures[], raw: [] as Figures[] }
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? (['raw', 'sdk'] as const) : (['sdk', 'raw'] as const)
+    for (const who of order) {
+      one[who].push(
+        who === 'sdk'
+          ? await measure('sdk.ts', { ...common, files: [files.medium] })
+          : await measure('raw.ts', { ...common, files: [files.medium], chunk: CHUNK, parallel: PARALLEL }),
+      )
+    }
+    for (const who of order) {
+      many[who].push(
+        who === 'sdk'
+          ? await measure('sdk.ts', { ...common, files: files.many, many: true, warmup: files.warmup })
+          : await measure('raw.ts', {
+              ...common,
+              files: files.many,
+              chunk: CHUNK,
+              parallel: CONCURRENCY,
+              warmup: files.warmup,
+            }),
+      )
+    }
+  }
+  const small = await measure('sdk.ts', { ...common, files: [files.small] })
+  const large = await measure('sdk.ts', { ...common, files: [files.large] })
+
+  const sdkRate = median(one.sdk.map(mibps))
+  const rawRate = median(one.raw.map(mibps))
+  const ratio = sdkRate / rawRate
+  const rss = {
+    small: small.maxRssMiB,
+    medium: Math.max(...one.sdk.map((f) => f.maxRssMiB)),
+    large: large.maxRssMiB,
+  }
+  const rssSpread =
+    Math.max(rss.small, rss.medium, rss.large) / Math.min(rss.small, rss.medium, rss.large) - 1
+  const filesPerSecond = (f: Figures) => SMALL_FILES / f.seconds
+  const manySdk = median(many.sdk.map(filesPerSecond))
+  const manyRaw = median(many.raw.map(filesPerSecond))
+  const manyRatio = manySdk / manyRaw
+  const stsCalls = Math.max(...many.sdk.map((f) => f.sts ?? 0))
+  const saveCalls = Math.max(...many.sdk.map((f) => f.save ?? 0))
+  const saveLimit = Math.ceil(SMALL_FILES / SAVE_BATCH)
+
+  console.log(
+    `\nUploads to the simulator's object store (directory store, MD5 ETags), ${ROUNDS} alternating rounds, medians`,
+  )
+  console.log(
+    `baseline: node:http PUTs with a hand-made V1 signature, ${CHUNK / MiB} MiB x ${PARALLEL} at once; ${CONCURRENCY} files at once`,
+  )
+  console.log('| run | raw PUTs | SDK | ratio | target |')
+  console.log('|---|---|---|---|---|')
+  console.log(`| 512 MiB file, MiB/s | ${fmt(rawRate)} | ${fmt(sdkRate)} | ${fmt(ratio, 2)} | >= 0.8 |`)
+  console.log(
+    `| 1,000 x 64 KiB files, files/s | ${fmt(manyRaw)} | ${fmt(manySdk)} | ${fmt(manyRatio, 2)} | >= 0.7 |`,
+  )
+  console.log(
+    `| 1,000 x 64 KiB files, MiB/s | ${fmt(median(many.raw.map(mibps)))} | ${fmt(median(many.sdk.map(mibps)))} | | |`,
+  )
+  const cpuMs = (runs: Figures[], per: number) => fmt((median(runs.map((f) => f.cpuSeconds)) * 1000) / per, 2)
+  console.log(`| uploader CPU, ms per MiB (512 MiB) | ${cpuMs(one.raw, 512)} | ${cpuMs(one.sdk, 512)} | | |`)
+  console.log(
+    `| uploader CPU, ms per file (1,000 files) | ${cpuMs(many.raw, SMALL_FILES)} | ${cpuMs(many.sdk, SMALL_FILES)} | | |`,
+  )
+  console.log('\n| SDK uploading process | 128 MiB | 512 MiB | 1 GiB | target |')
+  console.log('|---|---|---|---|---|')
+  console.log(
+    `| peak RSS, MiB | ${fmt(rss.small)} | ${fmt(rss.medium)} | ${fmt(rss.large)} | <= 150, within 10% (spread ${fmt(rssSpread * 100, 1)}%) |`,
+  )
+  console.log(`| MiB/s | ${fmt(mibps(small))} | ${fmt(sdkRate)} | ${fmt(mibps(large))} | |`)
+  console.log(
+    `\nper run, 512 MiB MiB/s: raw ${one.raw.map((f) => fmt(mibps(f))).join(', ')}; SDK ${one.sdk.map((f) => fmt(mibps(f))).join(', ')}`,
+  )
+  console.log(
+    `per run, files/s: raw ${many.raw.map((f) => fmt(filesPerSecond(f))).join(', ')}; SDK ${many.sdk.map((f) => fmt(filesPerSecond(f))).join(', ')}`,
+  )
+  console.log(
+    `raw baseline peak RSS, MiB: ${one.raw.map((f) => fmt(f.maxRssMiB)).join(', ')} (512 MiB); ${many.raw.map((f) => fmt(f.maxRssMiB)).join(', ')} (many)`,
+  )
+  console.log(
+    `uploadMany per run: sts-tmp calls ${many.sdk.map((f) => f.sts).join(', ')}; material-save calls ${many.sdk.map((f) => f.save).join(', ')}`,
+  )
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (${cpus().length} CPUs)`,
+  )
+
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met')
+  console.log(`\ntarget 512 MiB throughput ratio >= 0.8: ${verdict(ratio >= 0.8)} (${fmt(ratio, 2)})`)
+  console.log(
+    `target peak RSS <= 150 MiB: ${verdict(Math.max(rss.small, rss.medium, rss.large) <= 150)} (max ${fmt(Math.max(rss.small, rss.medium, rss.large))} MiB)`,
+  )
+  console.log(
+    `target RSS within 10% across 128 MiB / 512 MiB / 1 GiB: ${verdict(rssSpread <= 0.1)} (${fmt(rssSpread * 100, 1)}%)`,
+  )
+  console.log(`target uploadMany ratio >= 0.7: ${verdict(manyRatio >= 0.7)} (${fmt(manyRatio, 2)})`)
+  console.log(`target exactly one sts-tmp call: ${verdict(many.sdk.every((f) => f.sts === 1))} (${stsCalls})`)
+  console.log(`target material-save calls <= ${saveLimit}: ${verdict(saveCalls <= saveLimit)} (${saveCalls})`)
+} finally {
+  server.kill('SIGTERM')
+  await once(server, 'exit')
+  await rm(work, { recursive: true, force: true })
+}

@@ -1,0 +1,107 @@
+import { close, open, read } from 'node:fs'
+import type { ClientRequest } from 'node:http'
+
+const RANGE = Symbol.for('@service-sdk/open/file-range')
+
+/**
+ * A body that is bytes [start, end) of a file: the HTTP layer reads it into reusable buffers
+ * (`sendFileRange`) instead of a stream allocating a new Buffer for every chunk. A 1 GiB upload
+ * through fs streams leaves ~100 MiB of dead Buffers for the garbage collector at any time; this
+ * leaves a few reused ones.
+ */
+export interface FileRange {
+  readonly [RANGE]: true
+  readonly path: string
+  readonly start: number
+  readonly end: number
+  /** The file could not be read: the source's failure, not the network's. */
+  fail(error: unknown): void
+}
+
+export function fileRange(
+  path: string,
+  start: number,
+  end: number,
+  fail: (error: unknown) => void,
+): FileRange {
+  return { [RANGE]: true, path, start, end, fail }
+}
+
+export function isFileRange(value: unknown): value is FileRange {
+  return typeof value === 'object' && value !== null && (value as Partial<FileRange>)[RANGE] === true
+}
+
+/** Read buffers shared by a client's uploads; a buffer comes back only once the socket is done with it. */
+export interface BufferPool {
+  take(): Buffer
+  give(buffer: Buffer): void
+}
+
+export function createBufferPool(size: number, keep: number): BufferPool {
+  const free: Buffer[] = []
+  return {
+    take: () => free.pop() ?? Buffer.allocUnsafeSlow(size),
+    give(buffer) {
+      if (free.length < keep) free.push(buffer)
+    },
+  }
+}
+
+/**
+ * Writes the range into `request` with two buffers taking turns: one is read into while the other
+ * is written, and a buffer is read into again only after the socket has taken it (the write's
+ * callback), so the data cannot change under a pending write. Ends the request.
+ */
+export async function sendFileRange(
+  request: ClientRequest,
+  range: FileRange,
+  pool: BufferPool,
+  onBytes: (bytes: number) => void,
+): Promise<void> {
+  // The callback API: measured ~40% less CPU per file than fs/promises' FileHandle.
+  const fd = await new Promise<number>((resolve, reject) =>
+    open(range.path, 'r', (error, fd) => {
+      if (error) {
+        range.fail(error)
+        reject(error)
+      } else resolve(fd)
+    }),
+  )
+  const buffers = [pool.take(), pool.take()] as const
+  const written: Array<Promise<Error | null | undefined> | undefined> = [undefined, undefined]
+  let reusable = false
+  try {
+    let position = range.start
+    for (let turn = 0; position < range.end; turn++) {
+      const slot = turn % 2
+      const error = await written[slot]
+      if (error) throw error
+      const buffer = buffers[slot] as Buffer
+      const bytesRead = await new Promise<number>((resolve, reject) =>
+        read(fd, buffer, 0, Math.min(buffer.length, range.end - position), position, (error, bytes) => {
+          if (error) {
+            range.fail(error)
+            reject(error)
+          } else resolve(bytes)
+        }),
+      )
+      if (bytesRead === 0) {
+        const error = new Error(`${range.path} ended before byte ${range.end}: it changed during the upload`)
+        range.fail(error)
+        throw error
+      }
+      position += bytesRead
+      written[slot] = new Promise((resolve) => {
+        request.write(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead), resolve)
+      })
+      onBytes(bytesRead)
+    }
+    for (const error of await Promise.all(written)) if (error) throw error
+    reusable = true
+    request.end()
+  } finally {
+    await new Promise<void>((resolve) => close(fd, () => resolve()))
+    // After a failure a cut connection may still hold a buffer: those are left to the collector.
+    if (reusable) for (const buffer of buffers) pool.give(buffer)
+  }
+}
