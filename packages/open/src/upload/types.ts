@@ -93,9 +93,10 @@ export interface Upload {
    */
   done(): Promise<UploadedAsset>
   /**
-   * Stop: requests in flight are cut, the multipart upload is aborted on the server and the
+   * Stop: parts in flight are cut, the multipart upload is aborted on the server and the
    * checkpoint removed; `done()` rejects with `reason` (default an `AbortError`). Resolves once
-   * all that is finished. After the object is complete only material-save is stopped.
+   * all that is finished (a control request already sent, such as the initiation, is let finish
+   * so its upload can be aborted too). After the object is complete only material-save is stopped.
    */
   abort(reason?: unknown): Promise<void>
 }
