@@ -21,6 +21,7 @@ describe('the published packages, from their built output', () => {
 
   test('CommonJS: the clients load and work', () => {
     expect(run('runtime.cjs')).toEqual({
+      id: '7',
       refused: true,
       orgId: null,
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),

@@ -77,6 +77,8 @@ export interface Transport<Paths extends {}> {
   send<T>(spec: SendSpec<z.ZodType | undefined>, options?: CallOptions): Promise<T>
 }
 
+const CAPTURED = Symbol('response captured')
+
 /**
  * What openapi-fetch builds in place of a `Request`: the URL and init, handed to `fetch` as they
  * are. `fetch` builds its own Request from them; building one here too cost a tenth of a call.
@@ -160,15 +162,20 @@ export function createTransport<Paths extends {}>(init: TransportInit): Transpor
         timeoutMs: options.timeoutMs,
         async send(signal) {
           let raw: RawResponse | undefined
-          // Read the body here, inside the attempt's time budget, and keep the raw text for the
-          // lossless parser; openapi-fetch gets an empty copy and parses nothing.
-          const fetch = async (request: Request) => {
+          // openapi-fetch builds the typed request; the body is read here, inside the attempt's
+          // time budget, for the lossless parser. Throwing `CAPTURED` once it is read skips
+          // openapi-fetch's own response handling, which would only be thrown away.
+          const fetch = async (request: Request): Promise<Response> => {
             const prepared = request as unknown as PreparedRequest
             const response = await userFetch(prepared.url, prepared.init)
             raw = { status: response.status, headers: response.headers, text: await response.text() }
-            return new Response(null, { status: response.status, headers: response.headers })
+            throw CAPTURED
           }
-          await spec.call({ signal, fetch, parseAs: 'stream' })
+          try {
+            await spec.call({ signal, fetch, parseAs: 'stream' })
+          } catch (error) {
+            if (error !== CAPTURED) throw error
+          }
           if (!raw) throw new Error('the transport fetch was not called')
           return raw
         },
