@@ -41,20 +41,6 @@ export function createOpenApi(
     ])
   }
 
-  /** The subscription endpoints answer a Boolean; `false` means nothing was applied. */
-  const applied = (path: string) => (result: boolean) => {
-    if (result === true) return
-    throw new ServiceApiError({
-      status: 200,
-      code: 'not_applied',
-      message: `The service answered false to ${path}: the operation was not applied`,
-      area: 'subscription',
-      method: 'POST',
-      path,
-      isRetryable: false,
-    })
-  }
-
   async function saveBatch(orgId: string | undefined, materials: MaterialInput[], call?: CallOptions) {
     const body = orgId === undefined ? { materials } : { orgId, materials }
     const result = await open.send<{ materials: SavedMaterial[] }>(
@@ -71,48 +57,57 @@ export function createOpenApi(
     return result.materials
   }
 
-  async function subscribeFolders(
+  type SubscriptionPath = '/api/service/folder-subscribe' | '/api/service/material-automation-subscribe'
+
+  /**
+   * ADD or DELETE of a subscription: idempotent (the same binding twice is one binding). The
+   * service answers a Boolean; `false` means nothing was applied, which is thrown.
+   */
+  async function changeSubscription(path: SubscriptionPath, body: object, call?: CallOptions): Promise<void> {
+    const transport = requireSubscription()
+    const applied = await transport.send<boolean>(
+      {
+        method: 'POST',
+        path,
+        idempotent: true,
+        schema: z.boolean(),
+        call: (init) => transport.client.POST(path, { ...init, body: body as never }),
+      },
+      call,
+    )
+    if (applied === true) return
+    throw new ServiceApiError({
+      status: 200,
+      code: 'not_applied',
+      message: `The service answered false to ${path}: the operation was not applied`,
+      area: 'subscription',
+      method: 'POST',
+      path,
+      isRetryable: false,
+    })
+  }
+
+  const subscribeFolders = async (
     input: FolderSubscribeParams,
     operation: 'ADD' | 'DELETE',
     call?: CallOptions,
-  ) {
-    const transport = requireSubscription()
-    const body = { ...parseInput(folderSubscribeInputSchema, input, 'folder subscription'), operation }
-    const path = '/api/service/folder-subscribe'
-    const result = await transport.send<boolean>(
-      {
-        method: 'POST',
-        path,
-        // ADD and DELETE of the same binding are idempotent.
-        idempotent: true,
-        schema: z.boolean(),
-        call: (init) => transport.client.POST(path, { ...init, body }),
-      },
+  ) =>
+    changeSubscription(
+      '/api/service/folder-subscribe',
+      { ...parseInput(folderSubscribeInputSchema, input, 'folder subscription'), operation },
       call,
     )
-    applied(path)(result)
-  }
 
-  async function subscribeEvents(
+  const subscribeEvents = async (
     input: EventSubscribeParams,
     operation: 'ADD' | 'DELETE',
     call?: CallOptions,
-  ) {
-    const transport = requireSubscription()
-    const body = { ...parseInput(eventSubscribeInputSchema, input, 'event subscription'), operation }
-    const path = '/api/service/material-automation-subscribe'
-    const result = await transport.send<boolean>(
-      {
-        method: 'POST',
-        path,
-        idempotent: true,
-        schema: z.boolean(),
-        call: (init) => transport.client.POST(path, { ...init, body }),
-      },
+  ) =>
+    changeSubscription(
+      '/api/service/material-automation-subscribe',
+      { ...parseInput(eventSubscribeInputSchema, input, 'event subscription'), operation },
       call,
     )
-    applied(path)(result)
-  }
 
   return {
     /** Temporary upload credentials (sts-tmp). */

@@ -10,6 +10,7 @@ import {
   ServiceValidationError,
   type UploadCredential,
 } from '@service-sdk/core'
+import { createFakeFetch, openSuccess } from '@service-sdk/core/testing'
 import { defaultSeed, type RunningSimulator, startSimulator } from '@service-sdk/simulator'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import {
@@ -292,6 +293,24 @@ describe('subscriptions', () => {
     ).toEqual([PERSONAL_FOLDER, ACME_FOLDER].sort())
     await open.folders.unsubscribe({ folderIds: [ACME_FOLDER], callbackUrl: 'https://hooks.example/f' })
     expect(subs().map((s) => s.folderId)).toEqual([PERSONAL_FOLDER])
+  })
+
+  test('a subscription the service answers with false is an error, not a silent success', async () => {
+    const fetch = createFakeFetch(() => openSuccess(false))
+    const open = createOpenClient({
+      openUrl: 'https://open.test',
+      token: { type: 'Bearer', value: 'v' },
+      apiKey: 'k',
+      fetch,
+    })
+    const error = await failure(
+      open.folders.subscribe({ folderIds: ['1'], callbackUrl: 'https://h.example/f' }),
+    )
+    expect(error).toMatchObject({
+      name: 'ServiceApiError',
+      code: 'not_applied',
+      path: '/api/service/folder-subscribe',
+    })
   })
 
   test('an unknown (for example rounded) folder id is refused by the service', async () => {

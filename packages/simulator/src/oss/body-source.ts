@@ -25,7 +25,8 @@ export function requestBody(request: Request, env: unknown): ByteSource {
   return request.body ? webStreamChunks(request.body) : emptyBody()
 }
 
-async function* webStreamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** A Web stream as the object store reads bodies; cancels the stream when the reader stops early. */
+export async function* webStreamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader()
   let done = false
   try {
@@ -43,7 +44,7 @@ async function* webStreamChunks(stream: ReadableStream<Uint8Array>): AsyncGenera
   }
 }
 
-async function* emptyBody(): AsyncGenerator<Uint8Array> {}
+export async function* emptyBody(): AsyncGenerator<Uint8Array> {}
 
 /**
  * Reads and discards what is left of a body the answer did not need (an error before or instead of

@@ -2,13 +2,13 @@ import type { Context } from 'hono'
 import { Hono } from 'hono'
 import type { SimContext } from '../context.ts'
 import { json } from '../envelopes.ts'
-import { discardBody, readSmallBody, requestBody } from '../oss/body-source.ts'
+import { discardBody, emptyBody, readSmallBody, requestBody, webStreamChunks } from '../oss/body-source.ts'
 import { SimError, TEAM_STATUS } from '../sim-error.ts'
 import { CLIENT_SCRIPT } from './client.ts'
 import { familiesOf, PAGE_CSP, renderSelectorPage, type SelectorFlow } from './page.ts'
 import { PERSONAL_ORG_ID, signedInUser, spacesFor, uploadTarget } from './spaces.ts'
 import { STYLES } from './styles.ts'
-import { checkLink, fetchAddress, fileNameOf, storeAndSave, streamChunks, UploadRefused } from './upload.ts'
+import { checkLink, fetchAddress, fileNameOf, storeAndSave, UploadRefused } from './upload.ts'
 
 export interface SelectorRouteOptions {
   /** The largest file the page may upload, and the largest address it may fetch. Default 256 MiB. */
@@ -121,7 +121,7 @@ export function selectorRoutes(sim: SimContext, options: SelectorRouteOptions = 
       {
         fileName: fileNameOf(url, contentType),
         contentType,
-        body: streamChunks(response.body),
+        body: response.body ? webStreamChunks(response.body) : emptyBody(),
         contentLength: contentLengthOf(response.headers.get('content-length') ?? undefined),
         link,
       },

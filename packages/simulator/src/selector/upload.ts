@@ -157,26 +157,6 @@ export function fileNameOf(url: URL, contentType: string): string {
   return extension ? `download.${extension}` : 'download'
 }
 
-/** A Web stream as the object store reads bodies; cancels the stream when the reader stops early. */
-export async function* streamChunks(stream: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
-  if (!stream) return
-  const reader = stream.getReader()
-  let done = false
-  try {
-    for (;;) {
-      const next = await reader.read()
-      if (next.done) {
-        done = true
-        return
-      }
-      yield next.value
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => undefined)
-    reader.releaseLock()
-  }
-}
-
 export interface FetchedFile {
   url: URL
   response: Response
