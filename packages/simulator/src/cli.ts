@@ -40,6 +40,14 @@ async function main(): Promise<void> {
     ...(values.state ? { stateDir: values.state } : {}),
   })
 
+  // Listening for signals before printing: whoever reads the URLs may stop us right away.
+  const stop = async () => {
+    await sim.stop()
+    process.exit(0)
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ urls: sim.urls, credentials: sim.credentials })}\n`)
   } else {
@@ -60,13 +68,6 @@ Try: curl -H 'Authorization: Bearer ${credentials.teamApiKey}' ${urls.base}/api/
 Ctrl-C stops it.
 `)
   }
-
-  const stop = async () => {
-    await sim.stop()
-    process.exit(0)
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
 }
 
 main().catch((error: unknown) => {
