@@ -4,15 +4,15 @@
  * built packages (`pnpm bench` builds first): what users run.
  */
 import { spawnSync } from 'node:child_process'
-import { readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 
 const here = import.meta.dirname
 const wanted = process.argv.slice(2)
 const benches = readdirSync(here)
-  .filter((name) => statSync(join(here, name)).isDirectory() && name !== 'node_modules')
   .filter((name) => wanted.length === 0 || wanted.includes(name))
   .map((name) => join(here, name, `${name}.bench.ts`))
+  .filter((file) => existsSync(file))
 
 let failed = 0
 for (const file of benches) {

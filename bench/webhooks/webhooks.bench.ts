@@ -158,7 +158,8 @@ async function measureAll() {
   }
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits })
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
 const { noop, receiver } = await measureAll()
 const ratio = receiver.max.rps / noop.max.rps
