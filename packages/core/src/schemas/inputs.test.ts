@@ -7,6 +7,7 @@ import {
   folderSubscribeRequestSchema,
   impersonateOptionsSchema,
   inviteMemberInputSchema,
+  isAssetEventType,
   materialInputSchema,
   materialSaveInputSchema,
   materialSaveRequestSchema,
@@ -174,5 +175,13 @@ describe('subscription inputs', () => {
     ).toEqual([
       'eventTypes.1: must be one of MATERIAL_INBOUND_COMPLETED, MATERIAL_ADDED_TO_FOLDER, MATERIAL_METADATA_UPDATED, MATERIAL_VERSION_CHANGED, MATERIAL_DELETED, not FOLDER_CONTENT_UPDATE',
     ])
+  })
+})
+
+describe('isAssetEventType', () => {
+  test('narrows the codes the SDK can subscribe to, and no others', () => {
+    expect(
+      ['MATERIAL_DELETED', 'MATERIAL_CREATED', 'FOLDER_CONTENT_UPDATE', ''].filter(isAssetEventType),
+    ).toEqual(['MATERIAL_DELETED'])
   })
 })

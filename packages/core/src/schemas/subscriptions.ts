@@ -15,6 +15,14 @@ export const assetEventTypeSchema = z.enum(ASSET_EVENT_TYPES, {
     `must be one of ${ASSET_EVENT_TYPES.join(', ')}${typeof issue.input === 'string' ? `, not ${issue.input}` : ''}`,
 })
 
+/**
+ * Whether a code (from `events.types()`, which may list codes newer than this SDK) is one the SDK
+ * can subscribe to: narrows it for `events.subscribe({ eventTypes })`.
+ */
+export function isAssetEventType(code: string): code is (typeof ASSET_EVENT_TYPES)[number] {
+  return (ASSET_EVENT_TYPES as readonly string[]).includes(code)
+}
+
 /** The folder subscription's event type: the only one the interface shows, and the default. */
 export const FOLDER_EVENT_TYPE = 'FOLDER_CONTENT_UPDATE'
 
