@@ -10,7 +10,7 @@ import { keyedLock } from './keyed-lock.ts'
 import { resolveRange } from './range.ts'
 import {
   type ByteSource,
-  compareKeys as compare,
+  listed,
   type MultipartUpload,
   type ObjectStore,
   ObjectStoreError,
@@ -186,15 +186,10 @@ export function directoryObjectStore(dir: string): ObjectStore {
     async list(filter = {}) {
       const names = (await readdir(paths.objects)).filter((name) => name.endsWith('.json'))
       const metas = await Promise.all(names.map((name) => readJson<ObjectFile>(join(paths.objects, name))))
-      return metas
-        .filter((m): m is ObjectFile => m !== undefined)
-        .filter(
-          (m) =>
-            (filter.bucket === undefined || m.bucket === filter.bucket) &&
-            m.key.startsWith(filter.prefix ?? ''),
-        )
-        .sort((a, b) => (a.bucket === b.bucket ? compare(a.key, b.key) : compare(a.bucket, b.bucket)))
-        .map(toObject)
+      return listed(
+        metas.filter((m): m is ObjectFile => m !== undefined),
+        filter,
+      ).map(toObject)
     },
 
     async initiateMultipartUpload(input) {

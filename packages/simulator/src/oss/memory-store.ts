@@ -5,7 +5,7 @@ import { checkBody, etagOf, multipartEtag } from './etag.ts'
 import { isUploadId, newUploadId } from './ids.ts'
 import { resolveRange } from './range.ts'
 import {
-  compareKeys as compare,
+  listed,
   type MultipartUpload,
   type ObjectStore,
   ObjectStoreError,
@@ -102,15 +102,10 @@ export function memoryObjectStore(): ObjectStore {
     },
 
     async list(filter = {}) {
-      return [...objects.values()]
-        .map((h) => h.object)
-        .filter(
-          (o) =>
-            (filter.bucket === undefined || o.bucket === filter.bucket) &&
-            o.key.startsWith(filter.prefix ?? ''),
-        )
-        .sort((a, b) => (a.bucket === b.bucket ? compare(a.key, b.key) : compare(a.bucket, b.bucket)))
-        .map(copyObject)
+      return listed(
+        [...objects.values()].map((h) => h.object),
+        filter,
+      ).map(copyObject)
     },
 
     async initiateMultipartUpload(input) {

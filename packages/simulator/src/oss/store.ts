@@ -150,7 +150,19 @@ export class ObjectStoreError extends Error {
 export const MIN_PART_SIZE = 100 * 1024
 export const MAX_PART_NUMBER = 10_000
 
-/** UTF-8 byte order, as OSS lists keys (not locale order). */
-export function compareKeys(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b))
+/**
+ * What `ObjectStore.list` returns of `items`: those in the filter's bucket and under its prefix,
+ * by bucket then key, in UTF-8 byte order as OSS lists keys (not locale order).
+ */
+export function listed<T extends { bucket: string; key: string }>(
+  items: Iterable<T>,
+  filter: { bucket?: string; prefix?: string },
+): T[] {
+  const compare = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
+  return [...items]
+    .filter(
+      (o) =>
+        (filter.bucket === undefined || o.bucket === filter.bucket) && o.key.startsWith(filter.prefix ?? ''),
+    )
+    .sort((a, b) => (a.bucket === b.bucket ? compare(a.key, b.key) : compare(a.bucket, b.bucket)))
 }
