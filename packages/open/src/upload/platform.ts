@@ -78,3 +78,22 @@ export interface SequentialSource extends SourceBase {
 }
 
 export type PreparedSource = RandomAccessSource | SequentialSource
+
+/**
+ * A Blob or File as a source: its size, name, type and fingerprint, read the same way everywhere;
+ * `body` is how the platform sends a slice of it.
+ */
+export function blobSource(blob: Blob, body: RandomAccessSource['body']): RandomAccessSource {
+  const file = blob instanceof File ? blob : undefined
+  return {
+    kind: 'random',
+    size: blob.size,
+    fileName: file?.name || undefined,
+    contentType: blob.type || undefined,
+    fingerprint: file?.name
+      ? { name: file.name, size: file.size, lastModified: file.lastModified }
+      : undefined,
+    body,
+    head: async (bytes) => new Uint8Array(await blob.slice(0, bytes).arrayBuffer()),
+  }
+}

@@ -1,6 +1,11 @@
 import { ServiceValidationError } from '@service-sdk/core'
 import { createChunkReader } from '../chunk-reader.ts'
-import type { PreparedSource, RandomAccessSource, SequentialSource } from '../platform.ts'
+import {
+  blobSource,
+  type PreparedSource,
+  type RandomAccessSource,
+  type SequentialSource,
+} from '../platform.ts'
 
 const ACCEPTED = 'a File or Blob, a Uint8Array or ArrayBuffer, or a ReadableStream of bytes'
 
@@ -13,9 +18,9 @@ export function refuseBrowserSource(source: unknown): string | undefined {
 }
 
 export async function prepareBrowserSource(source: unknown): Promise<PreparedSource> {
-  if (source instanceof Blob) return blobSource(source)
-  if (source instanceof Uint8Array) return blobSource(new Blob([source as Uint8Array<ArrayBuffer>]))
-  if (source instanceof ArrayBuffer) return blobSource(new Blob([source]))
+  if (source instanceof Blob) return sliced(source)
+  if (source instanceof Uint8Array) return sliced(new Blob([source as Uint8Array<ArrayBuffer>]))
+  if (source instanceof ArrayBuffer) return sliced(new Blob([source]))
   if (isStream(source)) return streamSource(source)
   throw new ServiceValidationError('upload source', [{ path: 'source', message: `must be ${ACCEPTED}` }])
 }
@@ -29,19 +34,8 @@ function isStream(value: unknown): value is ReadableStream<Uint8Array> | AsyncIt
 }
 
 /** Parts are Blob slices: the browser sends them from disk, nothing is read into memory. */
-function blobSource(blob: Blob): RandomAccessSource {
-  const file = blob instanceof File ? blob : undefined
-  return {
-    kind: 'random',
-    size: blob.size,
-    fileName: file?.name || undefined,
-    contentType: blob.type || undefined,
-    fingerprint: file?.name
-      ? { name: file.name, size: file.size, lastModified: file.lastModified }
-      : undefined,
-    body: (start, end) => ({ size: end - start, content: blob.slice(start, end) }),
-    head: async (bytes) => new Uint8Array(await blob.slice(0, bytes).arrayBuffer()),
-  }
+function sliced(blob: Blob): RandomAccessSource {
+  return blobSource(blob, (start, end) => ({ size: end - start, content: blob.slice(start, end) }))
 }
 
 function streamSource(stream: ReadableStream<Uint8Array> | AsyncIterable<unknown>): SequentialSource {

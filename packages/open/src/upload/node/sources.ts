@@ -4,7 +4,12 @@ import { Readable } from 'node:stream'
 import { ServiceValidationError } from '@service-sdk/core'
 import { createChunkReader } from '../chunk-reader.ts'
 import type { OssBody } from '../oss-adapter.ts'
-import type { PreparedSource, RandomAccessSource, SequentialSource } from '../platform.ts'
+import {
+  blobSource,
+  type PreparedSource,
+  type RandomAccessSource,
+  type SequentialSource,
+} from '../platform.ts'
 import { bytesBody } from './bytes-body.ts'
 import { fileRange } from './file-range.ts'
 
@@ -23,7 +28,7 @@ export async function prepareNodeSource(source: unknown): Promise<PreparedSource
   if (typeof source === 'string') return fileSource(source)
   if (source instanceof ArrayBuffer) return bytesSource(new Uint8Array(source))
   if (source instanceof Uint8Array) return bytesSource(source)
-  if (source instanceof Blob) return blobSource(source)
+  if (source instanceof Blob) return streamedBlob(source)
   if (isAsyncIterable(source)) return streamSource(source)
   throw new ServiceValidationError('upload source', [{ path: 'source', message: `must be ${ACCEPTED}` }])
 }
@@ -86,29 +91,19 @@ function bytesSource(bytes: Uint8Array): RandomAccessSource {
   }
 }
 
-function blobSource(blob: Blob): RandomAccessSource {
-  const file = blob instanceof File ? blob : undefined
-  return {
-    kind: 'random',
-    size: blob.size,
-    fileName: file?.name || undefined,
-    contentType: blob.type || undefined,
-    fingerprint: file?.name
-      ? { name: file.name, size: file.size, lastModified: file.lastModified }
-      : undefined,
-    body(start, end) {
-      const body: OssBody = { size: end - start }
-      const stream = Readable.fromWeb(
-        blob.slice(start, end).stream() as import('node:stream/web').ReadableStream,
-      )
-      stream.on('error', (error) => {
-        body.failure = error
-      })
-      body.stream = stream
-      return body
-    },
-    head: async (n) => new Uint8Array(await blob.slice(0, n).arrayBuffer()),
-  }
+/** Parts are streamed from Blob slices, so a large Blob is never copied into one Buffer. */
+function streamedBlob(blob: Blob): RandomAccessSource {
+  return blobSource(blob, (start, end) => {
+    const body: OssBody = { size: end - start }
+    const stream = Readable.fromWeb(
+      blob.slice(start, end).stream() as import('node:stream/web').ReadableStream,
+    )
+    stream.on('error', (error) => {
+      body.failure = error
+    })
+    body.stream = stream
+    return body
+  })
 }
 
 function streamSource(stream: AsyncIterable<unknown>): SequentialSource {
