@@ -11,8 +11,18 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  * invalid UTF-8, malformed JSON, nesting beyond MAX_JSON_DEPTH and anything but an object.
  */
 export function decodeBody(body: string | Uint8Array | ArrayBuffer): Record<string, unknown> {
-  const text = typeof body === 'string' ? body : bodyText(body)
-  if (text.trim() === '') throw malformed('The body is empty.')
+  return jsonObject(typeof body === 'string' ? body : bodyText(body))
+}
+
+/**
+ * Text to a JSON object with `parse` (the lossless parser by default), with the refusals of
+ * `decodeBody`: empty, nested too deep, malformed, not an object.
+ */
+export function jsonObject(
+  text: string,
+  parse: (text: string) => unknown = parseServiceJson,
+): Record<string, unknown> {
+  if (!/\S/.test(text)) throw malformed('The body is empty.')
   // Checked before parsing: the lossless parser revives recursively, and a deep enough document
   // would exhaust the stack. Malformed text passes this scan and fails in the parser.
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
@@ -23,7 +33,7 @@ export function decodeBody(body: string | Uint8Array | ArrayBuffer): Record<stri
   }
   let value: unknown
   try {
-    value = parseServiceJson(text)
+    value = parse(text)
   } catch (cause) {
     throw malformed(`The body is not valid JSON (${(cause as Error).message}).`, cause)
   }
