@@ -12,7 +12,7 @@ import {
 } from '../src/upload/key.ts'
 import { partSizeFor } from '../src/upload/object-upload.ts'
 import { backoff } from '../src/upload/oss-call.ts'
-import { createProgressTracker, type UploadProgress } from '../src/upload/progress.ts'
+import { createListeners, createProgressTracker, type UploadProgress } from '../src/upload/progress.ts'
 
 const credential = (n: number): UploadCredential => ({
   endPoint: 'oss-cn-hangzhou.aliyuncs.com',
@@ -239,5 +239,23 @@ describe('progress', () => {
     expect(tracker.current).toMatchObject({ loaded: 20, total: 30 })
     expect(seen.map((p) => p.loaded)).toEqual([0, 4, 7, 3, 13, 13, 20])
     expect(warnings).toHaveLength(1)
+  })
+
+  test('a listener that throws is logged and the others still hear every update; removed ones hear nothing', () => {
+    const warnings: string[] = []
+    const heard: string[] = []
+    const listeners = createListeners<number>(
+      () => {
+        throw new Error('listener bug')
+      },
+      { ...silent, warn: (m) => warnings.push(m) },
+    )
+    listeners.add((n) => heard.push(`a${n}`))
+    const remove = listeners.add((n) => heard.push(`b${n}`))
+    listeners.emit(1)
+    remove()
+    listeners.emit(2)
+    expect(heard).toEqual(['a1', 'b1', 'a2'])
+    expect(warnings).toEqual(['upload: a progress listener threw', 'upload: a progress listener threw'])
   })
 })

@@ -78,3 +78,24 @@ export function createProgressTracker(
     },
   }
 }
+
+/** A handle's progress listeners: each is called on its own, so one that throws (logged) does not silence the rest. */
+export function createListeners<T>(first: ((progress: T) => void) | undefined, logger: Logger) {
+  const listeners = new Set<(progress: T) => void>()
+  if (first) listeners.add(first)
+  return {
+    emit(progress: T) {
+      for (const listener of listeners) {
+        try {
+          listener(progress)
+        } catch (error) {
+          logger.warn('upload: a progress listener threw', { error: String(error) })
+        }
+      }
+    },
+    add(listener: (progress: T) => void): () => void {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}

@@ -14,7 +14,7 @@ import {
   uploadManyOptionsSchema,
   validationError,
 } from './options.ts'
-import { createProgressTracker, type UploadPhase } from './progress.ts'
+import { createListeners, createProgressTracker, type UploadPhase } from './progress.ts'
 import type {
   UploadBatch,
   UploadedAsset,
@@ -66,8 +66,10 @@ export function startUploadMany(
   const untie = follow(signal, stop)
 
   // One progress view: the sum of every file's.
-  const listeners = new Set<(progress: UploadManyProgress) => void>()
-  if (onProgress) listeners.add(onProgress as (progress: UploadManyProgress) => void)
+  const listeners = createListeners(
+    onProgress as ((progress: UploadManyProgress) => void) | undefined,
+    deps.logger,
+  )
   let current: UploadManyProgress = {
     phase: 'credentials',
     loaded: 0,
@@ -76,13 +78,7 @@ export function startUploadMany(
   }
   const update = (change: Partial<UploadManyProgress>) => {
     current = { ...current, ...change }
-    for (const listener of listeners) {
-      try {
-        listener(current)
-      } catch (error) {
-        deps.logger.warn('upload: a progress listener threw', { error: String(error) })
-      }
-    }
+    listeners.emit(current)
   }
   const files = (change: Partial<UploadManyProgress['files']>, phase?: UploadPhase) =>
     update({ files: { ...current.files, ...change }, ...(phase ? { phase } : {}) })
@@ -218,10 +214,7 @@ export function startUploadMany(
     get progress() {
       return current
     },
-    onProgress(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    onProgress: listeners.add,
     done: () => result,
     async abort(reason) {
       if (!stop.signal.aborted) stop.abort(reason ?? abortError())

@@ -16,7 +16,7 @@ import {
   validationError,
 } from './options.ts'
 import type { UploadPlatform } from './platform.ts'
-import { createProgressTracker, type UploadProgress } from './progress.ts'
+import { createListeners, createProgressTracker, type UploadProgress } from './progress.ts'
 import type { Upload, UploadedAsset, UploadOptions } from './types.ts'
 import { assertWritable } from './write-check.ts'
 
@@ -58,11 +58,11 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
     parsed
 
   const stop = new AbortController()
-  const listeners = new Set<(progress: UploadProgress) => void>()
-  if (onProgress) listeners.add(onProgress as (progress: UploadProgress) => void)
-  const progress = createProgressTracker((p) => {
-    for (const listener of listeners) listener(p)
-  }, deps.logger)
+  const listeners = createListeners(
+    onProgress as ((progress: UploadProgress) => void) | undefined,
+    deps.logger,
+  )
+  const progress = createProgressTracker(listeners.emit, deps.logger)
   const state: UploadState = { completed: false }
   const job: ObjectJob = {
     source,
@@ -108,10 +108,7 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
     get progress() {
       return progress.current
     },
-    onProgress(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    onProgress: listeners.add,
     done: () => result,
     async abort(reason) {
       if (!stop.signal.aborted) stop.abort(reason ?? abortError())
