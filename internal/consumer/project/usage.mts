@@ -1,8 +1,14 @@
-// Type-level use of the ESM entry points, as an integrator's TypeScript project would write it.
+// Type-level use of every entry point, as an integrator's TypeScript project would write it.
 import { type Id, ServiceError, type TeamMember } from '@service-sdk/core'
 import { createFakeFetch, teamSuccess } from '@service-sdk/core/testing'
 import { canWrite, createOpenClient, type OpenClient } from '@service-sdk/open'
+import { type FolderChoice, pickFolder } from '@service-sdk/selector'
+import { startSimulator } from '@service-sdk/simulator'
 import { createTeamClient, embedImpersonation } from '@service-sdk/team'
+import { parseWebhook } from '@service-sdk/webhooks'
+import { webhooksHono } from '@service-sdk/webhooks/hono'
+import { webhooksNode } from '@service-sdk/webhooks/node'
+import { memoryStoreForTests } from '@service-sdk/webhooks/testing'
 
 const fetch = createFakeFetch(() => teamSuccess([]))
 const team = createTeamClient({ baseUrl: 'https://service.test', apiKey: 'k', fetch })
@@ -17,4 +23,18 @@ const ok: boolean = canWrite({ roleCode: 'owner', valid: true, invalidTime: Date
 const html: string = embedImpersonation({
   loginUrl: 'https://service.test/auth/impersonation-login?token=t',
 }).html
-export const used = [members, open, ok, html, ServiceError.isInstance(new Error('x'))]
+const choice: Promise<FolderChoice> | undefined = undefined as Promise<FolderChoice> | undefined
+export const used = [
+  members,
+  open,
+  ok,
+  html,
+  choice,
+  pickFolder,
+  startSimulator,
+  parseWebhook,
+  webhooksHono,
+  webhooksNode,
+  memoryStoreForTests,
+  ServiceError.isInstance(new Error('x')),
+]

@@ -1,0 +1,36 @@
+// Node CommonJS: the same packages through `require`, real calls against the simulator.
+const { ServiceValidationError, VERSION } = require('@service-sdk/core')
+const { createOpenClient, orgIdForSave } = require('@service-sdk/open')
+const { startSimulator } = require('@service-sdk/simulator')
+const { createTeamClient } = require('@service-sdk/team')
+const { parseWebhook } = require('@service-sdk/webhooks')
+
+async function main() {
+  const sim = await startSimulator()
+  try {
+    const team = createTeamClient({ baseUrl: sim.urls.base, apiKey: sim.credentials.teamApiKey })
+    const members = await team.members.list()
+    const open = createOpenClient({ openUrl: sim.urls.open, token: sim.credentials.openToken })
+    const credential = await open.credentials()
+    let refused = false
+    try {
+      createTeamClient({ baseUrl: 'nope', apiKey: '' })
+    } catch (error) {
+      refused = ServiceValidationError.isInstance(error)
+    }
+    console.log(
+      JSON.stringify({
+        members: members.length > 0,
+        bucket: typeof credential.bucket,
+        refused,
+        orgId: orgIdForSave('1') ?? null,
+        version: VERSION,
+        parse: typeof parseWebhook,
+      }),
+    )
+  } finally {
+    await sim.stop()
+  }
+}
+
+main()

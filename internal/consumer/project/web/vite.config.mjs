@@ -1,0 +1,1 @@
+export default { root: import.meta.dirname, logLevel: 'warn', build: { outDir: 'dist', emptyOutDir: true } }
