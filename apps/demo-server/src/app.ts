@@ -39,6 +39,8 @@ export interface DemoDeps {
   readiness(): Readiness
   /** The built page; without it, `/` explains how to build it. */
   webDir: string | undefined
+  /** The built API reference and rendered spec; without them, /docs explains how to build them. */
+  docsDir: string | undefined
   allowedHosts: readonly string[]
   log: Log
   /** Seconds between keep-alive comments on the event stream. */
@@ -274,6 +276,20 @@ export function createDemoApp(deps: DemoDeps): Hono {
 
   app.all('/api/*', () => {
     throw new DemoError(404, 'not_found', 'No such API route.')
+  })
+
+  // The API reference and the rendered spec (`pnpm docs`).
+  app.get('/docs', (c) => c.redirect('/docs/'))
+  app.get('/docs/*', async (c) => {
+    if (!deps.docsDir) return c.text('The docs are not built: run `pnpm docs` from the repository root.', 503)
+    const path = new URL(c.req.url).pathname.slice('/docs'.length)
+    const file = await readStatic(deps.docsDir, path.endsWith('/') ? `${path}index.html` : path)
+    if (!file) return c.text('Not found', 404)
+    return c.body(file.body as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': file.type,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-cache',
+    })
   })
 
   // The page (Vite's build).

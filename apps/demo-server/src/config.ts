@@ -24,6 +24,8 @@ export interface DemoConfig {
   dataDir: string
   /** The built page; default: @service-sdk/demo-web's dist. */
   webDir: string | undefined
+  /** The built docs (`pnpm docs`), served under /docs; default: the repository's docs/site. */
+  docsDir: string | undefined
   maxUploadBytes: number
   eventHistory: number
   /** Folders subscribed to content callbacks at start-up (besides those picked in the page). */
@@ -182,6 +184,7 @@ export function loadConfig(env: Env = process.env): DemoConfig {
     allowedHosts,
     dataDir: dir('DEMO_DATA_DIR') ?? join(APP_DIR, '.demo-data'),
     webDir: dir('DEMO_WEB_DIR'),
+    docsDir: dir('DEMO_DOCS_DIR'),
     maxUploadBytes,
     eventHistory,
     watchFolderIds,

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
@@ -160,6 +160,7 @@ export async function startDemo(config: DemoConfig, options: StartDemoOptions = 
       watchFolder,
       readiness,
       webDir: config.webDir ?? builtWebDir(),
+      docsDir: config.docsDir ?? builtDocsDir(),
       allowedHosts: config.allowedHosts,
       log,
     })
@@ -306,6 +307,12 @@ async function subscribeAll(
 }
 
 /** `@service-sdk/demo-web`'s Vite build, when it exists. */
+/** The repository's docs/site when `pnpm docs` has built it. */
+function builtDocsDir(): string | undefined {
+  const dir = join(import.meta.dirname, '..', '..', '..', 'docs', 'site')
+  return existsSync(join(dir, 'index.html')) ? dir : undefined
+}
+
 function builtWebDir(): string | undefined {
   try {
     const pkg = createRequire(import.meta.url).resolve('@service-sdk/demo-web/package.json')

@@ -1,0 +1,33 @@
+// The API reference of every published package, from the code's own doc comments
+// (`pnpm docs`, checked by `pnpm docs:check`): a warning, an undocumented export or a broken link
+// fails the build.
+import { OptionDefaults } from 'typedoc'
+
+/** @type {Partial<import('typedoc').TypeDocOptions>} */
+export default {
+  name: 'service-sdk',
+  entryPointStrategy: 'packages',
+  entryPoints: [
+    'packages/core',
+    'packages/team',
+    'packages/open',
+    'packages/selector',
+    'packages/webhooks',
+    'packages/simulator',
+  ],
+  packageOptions: {
+    entryPoints: ['src/index.ts'],
+    readme: 'README.md',
+    // openapi-typescript writes `@description` and `@constant` in the generated types.
+    blockTags: [...OptionDefaults.blockTags, '@description', '@constant'],
+  },
+  out: 'docs/site/api',
+  readme: 'none',
+  // `pnpm typecheck` already checks the code; the reference only reads it.
+  skipErrorChecking: true,
+  excludePrivate: true,
+  excludeInternal: true,
+  treatWarningsAsErrors: true,
+  treatValidationWarningsAsErrors: true,
+  validation: { notExported: true, invalidLink: true, rewrittenLink: true, notDocumented: true },
+}
