@@ -25,7 +25,9 @@ function rename(value: unknown, from: string, to: string): unknown {
     let out: unknown[] | undefined
     for (let i = 0; i < value.length; i++) {
       const next = rename(value[i], from, to)
-      if (next !== value[i]) (out ??= [...value])[i] = next
+      if (next === value[i]) continue
+      out ??= [...value]
+      out[i] = next
     }
     return out ?? value
   }

@@ -41,7 +41,9 @@ export function unknownValues(eventType: string, event: unknown): SchemaWarning[
       }
       const key = path[at]!
       if (key === '*') {
-        if (Array.isArray(value)) value.forEach((item, i) => visit(item, at + 1, [...where, i]))
+        if (Array.isArray(value)) {
+          for (const [i, item] of value.entries()) visit(item, at + 1, [...where, i])
+        }
       } else visit(valueAt(value, [key]), at + 1, [...where, key])
     }
     visit(event, 0, [])
