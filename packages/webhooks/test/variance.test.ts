@@ -288,3 +288,38 @@ describe('what the variants deliver', () => {
     expect(Object.prototype).not.toHaveProperty('polluted')
   })
 })
+
+describe('events dead-lettered for their schema before this version', () => {
+  it('are re-queued and then reach their handler (SQLite, across receivers)', async () => {
+    const path = join(dir, 'requeue.sqlite')
+    const bodies = VARIANTS.filter((v) => v.warns.length > 0).map((v) => v.body)
+
+    // What earlier versions did, and what `strict: true` still does: store, then dead-letter.
+    const before = createWebhookReceiver({
+      token,
+      store: sqliteStore(path),
+      strict: true,
+      processing: { autoStart: false },
+    })
+    const refused: unknown[] = []
+    before.onAny((event) => void refused.push(event))
+    for (const body of bodies) expect((await post(before, token, body)).status).toBe(200)
+    await before.drain()
+    await before.close()
+    expect(refused).toEqual([])
+
+    const after = createWebhookReceiver({ token, store: sqliteStore(path), processing: { autoStart: false } })
+    const dead = await after.events.list({ status: 'dead' })
+    expect(dead).toHaveLength(bodies.length)
+    expect(dead.every((e) => /a value this SDK does not know/.test(e.lastError ?? ''))).toBe(true)
+
+    const runs: HandlerContext[] = []
+    after.onAny((_event, context) => void runs.push(context))
+    expect(await after.events.requeue()).toBe(bodies.length)
+    await after.drain()
+    expect(runs.map((r) => r.key).sort()).toEqual(dead.map((e) => e.key).sort())
+    expect(runs.every((r) => r.attempt === 1 && r.warnings.length > 0)).toBe(true)
+    expect(await after.events.counts()).toMatchObject({ done: bodies.length, dead: 0 })
+    await after.close()
+  })
+})
