@@ -53,7 +53,8 @@ export function deleteBatch(
   for (const m of leaving) {
     const [first = '0', ...rest] = foldersOf(m).filter((f) => !gone.has(f))
     m.folderId = first
-    m.extraFolderIds = rest
+    if (rest.length > 0) m.extraFolderIds = rest
+    else delete m.extraFolderIds
   }
   sim.state.data.folders = sim.state.data.folders.filter((f) => !gone.has(f.id))
   sim.state.commit()
