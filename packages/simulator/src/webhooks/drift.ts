@@ -38,7 +38,9 @@ const VARIATIONS: Record<Kind, Variations> = {
       ['type', 'MOVE'],
       ['assets[].source', 4],
     ],
+    // eventTime: the table marks it required, yet receivers must tolerate its absence.
     missing: [
+      'eventTime',
       'orgId',
       ...['link', 'duration', 'width', 'height', 'description', 'score', 'createUser'].map(
         (f) => `assets[].${f}`,
