@@ -1690,8 +1690,8 @@ export interface components {
          *       ],
          *       "materials": [
          *         {
-         *           "materialId": "1951438207513255936",
-         *           "status": "ARCHIVED"
+         *           "status": "ARCHIVED",
+         *           "archivedBy": "ops"
          *         }
          *       ]
          *     }
