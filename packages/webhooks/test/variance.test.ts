@@ -62,7 +62,10 @@ async function drive(sim: RunningSimulator): Promise<void> {
 }
 
 describe.each<[string, SimulatorOptions]>([
-  ['the documented variants, sizes in KB', { quirks: { callbackSizeUnit: 'KB' } }],
+  [
+    'the documented variants, sizes in KB, both eventTime forms',
+    { quirks: { callbackSizeUnit: 'KB' }, webhooks: { eventTimeFormat: 'mixed' } },
+  ],
   ['full drift', { quirks: { drift: true } }],
   ['half drift, faultSeed 3', { faultSeed: 3, quirks: { drift: 0.5 } }],
 ])('variance: %s', (_name, options) => {
@@ -74,7 +77,7 @@ describe.each<[string, SimulatorOptions]>([
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'webhooks-variance-'))
-    sim = await startSimulator({ ...options, webhooks: { initialBackoffMs: 5 } })
+    sim = await startSimulator({ ...options, webhooks: { initialBackoffMs: 5, ...options.webhooks } })
     const token = generateWebhookToken()
     receiver = createWebhookReceiver({ token, store: sqliteStore(join(dir, 'inbox.db')) })
     for (const kind of KINDS)
@@ -198,6 +201,13 @@ describe.each<[string, SimulatorOptions]>([
         [DRAFTS, 'DELETE'],
       ]),
     )
+    // eventTime as epoch milliseconds and as ISO 8601 with an offset, read as the same clock.
+    const times = handled('type', 'FOLDER_CONTENT_UPDATE').map(
+      (r) => r.event as { eventTime: string; eventTimeMs: number },
+    )
+    expect(times.some((e) => /^\d+$/.test(e.eventTime))).toBe(true)
+    expect(times.some((e) => /^\d{4}-\d{2}-\d{2}T.*\+08:00$/.test(e.eventTime))).toBe(true)
+    for (const e of times) expect(Math.abs(e.eventTimeMs - Date.now())).toBeLessThan(3_600_000)
     // Sizes in KB, rounded up: every file here is under 1 KB.
     const sizes = folders.flatMap((e) => (e.type === 'ADD' ? (e.assets as Array<{ size: unknown }>) : []))
     expect(sizes.map((a) => a.size)).toEqual(sizes.map(() => 1))
