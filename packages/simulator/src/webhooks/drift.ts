@@ -111,7 +111,12 @@ export function driftBody<T>(kind: Kind, body: T, chance: () => boolean): T {
     for (const o of objectsAt(out, path)) {
       // defineProperty: an own, enumerable `__proto__` key (assignment would set the prototype).
       if (chance())
-        Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true })
+        Object.defineProperty(o, key, {
+          value: structuredClone(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        })
     }
   }
   for (const path of v.nulls) for (const [o, key] of present(out, path)) if (chance()) o[key] = null
