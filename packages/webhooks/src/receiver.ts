@@ -4,10 +4,11 @@ import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts
 import { bodyText, decodeBody } from './decode.ts'
 import { describeError, WebhookError, WebhookHandlerError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from './events.ts'
-import { isKnownEventType, toEvent } from './parse.ts'
+import { isKnownEventType, readWebhook } from './parse.ts'
 import type { ClaimedEvent, EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
 import { sqliteStore } from './stores/sqlite.ts'
 import { lastPathSegment, tokenCheck } from './token.ts'
+import { type SchemaWarning, warningLog } from './warnings.ts'
 import { createWorker, type ProcessingOptions, type WorkerClock } from './worker.ts'
 
 export interface WebhookReceiverOptions {
@@ -31,6 +32,12 @@ export interface WebhookReceiverOptions {
      */
     autoStart?: boolean
   }
+  /**
+   * Refuse events that differ from the schema this SDK knows (an enum value added by the service,
+   * a field of another type than documented): they are moved to the dead letters, the difference
+   * in `lastError`, instead of reaching handlers with `context.warnings`. Default false.
+   */
+  strict?: boolean
   /** For tests: the time and randomness the worker uses. */
   clock?: WorkerClock
 }
@@ -42,6 +49,12 @@ export interface HandlerContext {
   attempt: number
   /** When the receiver stored it (epoch ms). */
   receivedAt: number
+  /**
+   * Where the event differs from the schema this SDK knows (an enum value it does not know, a
+   * field of another type than documented); empty when it does not. The event is delivered
+   * anyway; the fields named here hold what was sent.
+   */
+  warnings: readonly SchemaWarning[]
 }
 
 export type WebhookHandler<E = WebhookEvent> = (event: E, context: HandlerContext) => void | Promise<void>
@@ -126,6 +139,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const anyHandlers: WebhookHandler[] = []
   const errorHandlers: Array<(error: WebhookError) => void | Promise<void>> = []
   const warnedNoHandler = new Set<string>()
+  const logWarnings = warningLog(logger.warn)
   // Requests being received now: processing yields to them when the event loop is saturated.
   let receiving = 0
 
@@ -142,7 +156,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   }
 
   async function runEvent(stored: ClaimedEvent): Promise<void> {
-    const event = toEvent(decodeBody(stored.body))
+    const { event, warnings } = readWebhook(decodeBody(stored.body), {
+      strict: options.strict === true,
+      receivedAt: stored.receivedAt,
+    })
+    if (warnings.length > 0) logWarnings(event.eventType, stored.key, warnings)
     const list = [...(handlers.get(event.eventType) ?? []), ...anyHandlers] as WebhookHandler[]
     if (list.length === 0) {
       if (!warnedNoHandler.has(event.eventType)) {
@@ -157,6 +175,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       key: stored.key,
       attempt: stored.attempts,
       receivedAt: stored.receivedAt,
+      warnings,
     }
     // Handlers run side by side; if one fails the event is retried, and every handler runs again.
     const results = await Promise.allSettled(list.map(async (handler) => handler(event, context)))
