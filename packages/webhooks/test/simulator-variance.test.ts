@@ -14,7 +14,7 @@ import { type RunningSimulator, type SimulatorOptions, startSimulator } from '@s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WebhookEvent } from '../src/events.ts'
 import { webhooksNode } from '../src/node.ts'
-import { createWebhookReceiver, type WebhookReceiver } from '../src/receiver.ts'
+import { createWebhookReceiver, type HandlerContext, type WebhookReceiver } from '../src/receiver.ts'
 import { sqliteStore } from '../src/stores/sqlite.ts'
 import { generateWebhookToken } from '../src/token.ts'
 import { subscribe, uploadAssets } from './simulator-client.ts'
@@ -38,6 +38,8 @@ interface Run {
   via: 'type' | 'any'
   key: string
   event: WebhookEvent
+  /** The paths the receiver warned about (values this SDK does not know). */
+  warned: string[]
 }
 
 /** Every variant, through the service API and the control API. */
@@ -80,9 +82,12 @@ describe.each<[string, SimulatorOptions]>([
     sim = await startSimulator({ ...options, webhooks: { initialBackoffMs: 5, ...options.webhooks } })
     const token = generateWebhookToken()
     receiver = createWebhookReceiver({ token, store: sqliteStore(join(dir, 'inbox.db')) })
-    for (const kind of KINDS)
-      receiver.on(kind, (event, { key }) => void runs.push({ via: 'type', key, event }))
-    receiver.onAny((event, { key }) => void runs.push({ via: 'any', key, event }))
+    const record =
+      (via: Run['via']) =>
+      (event: WebhookEvent, { key, warnings }: HandlerContext): void =>
+        void runs.push({ via, key, event, warned: warnings.map((w) => w.path) })
+    for (const kind of KINDS) receiver.on(kind, record('type'))
+    receiver.onAny(record('any'))
     server = createServer(webhooksNode(receiver))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/${token}`
@@ -163,6 +168,16 @@ describe.each<[string, SimulatorOptions]>([
       expect(payloads('MATERIAL_DELETED').every((p) => p.deleteAction === 'ARCHIVE')).toBe(true)
       for (const r of handled('type').filter((x) => x.event.eventType !== 'FOLDER_CONTENT_UPDATE'))
         expect((r.event as { eventId: string }).eventId).toMatch(/^\d{19}$/)
+      // Each unknown value is a warning on the handler's context, and nothing else is.
+      const warned: Record<string, string[]> = {
+        FOLDER_CONTENT_UPDATE: ['type'],
+        MATERIAL_ADDED_TO_FOLDER: [],
+        MATERIAL_DELETED: ['payload.deleteAction'],
+        MATERIAL_INBOUND_COMPLETED: ['payload.source'],
+        MATERIAL_METADATA_UPDATED: ['payload.changeType'],
+        MATERIAL_VERSION_CHANGED: ['payload.action'],
+      }
+      for (const r of runs) expect(r.warned, r.event.eventType).toEqual(warned[r.event.eventType])
       return
     }
     if (options.quirks?.drift) {
@@ -171,6 +186,8 @@ describe.each<[string, SimulatorOptions]>([
       expect(folders.some((e) => Array.isArray(e.assets))).toBe(true)
       return
     }
+    // Every documented value is one this SDK knows: no warnings.
+    expect(runs.flatMap((r) => r.warned)).toEqual([])
     const inbound = payloads('MATERIAL_INBOUND_COMPLETED')
     expect(inbound.map((p) => p.source).sort()).toEqual([
       'PENDING_INBOUND_CONFIRM',
