@@ -119,6 +119,22 @@ describe('variants over HTTP', () => {
     expect(sim.control.webhooks.deliveries().every((d) => d.state === 'delivered')).toBe(true)
   })
 
+  it('refuses a bad change over HTTP with 400 and says why', async () => {
+    const { sim } = await start()
+    const response = await fetch(`${sim.urls.base}/_sim/materials/confirmPendingIntake`, {
+      method: 'POST',
+      body: '{"args":[[{"extension":"pdf"}]]}',
+    })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: 'items[0].name is required' })
+    const folders = await fetch(`${sim.urls.base}/_sim/materials/delete`, {
+      method: 'POST',
+      body: '{"args":[[],{"folderIds":[0]}]}',
+    })
+    expect(folders.status).toBe(400)
+    expect(sim.control.snapshot().materials).toEqual([])
+  })
+
   it('drift (PUT /_sim/quirks) replays exactly under the same faultSeed, and differs under another', async () => {
     const run = async (faultSeed: number) => {
       const { sim, receiver } = await start(faultSeed)
