@@ -3,7 +3,14 @@ import { type Context, Hono, type Next } from 'hono'
 import type { Quirks, SimContext } from './context.ts'
 import { controlRoutes, createControl, type SimulatorControl } from './control.ts'
 import { json, teamError, traceId } from './envelopes.ts'
-import { createFaults, type FaultAction, type Faults, type FaultTarget, targetOf } from './faults.ts'
+import {
+  createFaults,
+  type FaultAction,
+  type Faults,
+  type FaultTarget,
+  seededRandom,
+  targetOf,
+} from './faults.ts'
 import { fileRoutes } from './files.ts'
 import { openApiRoutes, subscriptionRoutes } from './open/routes.ts'
 import {
@@ -73,7 +80,12 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   const log = options.log ?? ((message, error) => console.error(`[service-sim] ${message}`, error ?? ''))
   let ossEndpoint = 'oss.service-sim.invalid'
   let publicOrigin = 'http://127.0.0.1'
-  const sender = createWebhookSender(options.webhooks ?? {}, { now, log })
+  // Delivery faults and the drift quirk draw from their own generators seeded like the faults.
+  const sender = createWebhookSender(options.webhooks ?? {}, {
+    now,
+    log,
+    random: seededRandom(options.faultSeed ?? 1),
+  })
   const sim: SimContext = {
     state,
     store,
@@ -86,7 +98,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     log,
     events: { materialsSaved: () => {} },
   }
-  const events = createEvents(sim, sender)
+  const events = createEvents(sim, sender, seededRandom(options.faultSeed ?? 1))
   sim.events = events
   const control = createControl(sim, sender, events.changes)
 

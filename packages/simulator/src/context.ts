@@ -14,6 +14,18 @@ export interface Quirks {
    * `selector`, or `both` (each message in both families). Default `both`.
    */
   selectorFamily?: 'choiceModal' | 'selector' | 'both'
+  /**
+   * The unit of `size` in folder-callback assets: `bytes` (default; what comparable samples
+   * carry) or `KB` (rounded up; what the callback's field table labels it).
+   */
+  callbackSizeUnit?: 'bytes' | 'KB'
+  /**
+   * Callbacks and asset events drift as a newer service may send them: unknown enum values,
+   * extra fields (a `__proto__`-named one among them), null containers, 19-digit numeric
+   * eventIds, missing optional fields. Each variation applies with this probability (`true`
+   * is 1), drawn from the generator seeded by `faultSeed`. Default off. See webhooks/drift.ts.
+   */
+  drift?: boolean | number
 }
 
 /** Changes that produce callbacks and webhooks; implemented by the webhook sender. */
@@ -70,8 +82,38 @@ export interface MaterialChanges {
   removeVersion(materialId: Id, removeType: 'ADD' | 'DELETE'): string[]
   /** Add existing assets to a folder (MATERIAL_ADDED_TO_FOLDER; callback ADD). */
   addToFolder(materialIds: Id[], folderId: Id): string[]
-  /** Delete to the recycle bin (MATERIAL_DELETED RECYCLE; callback DELETE). */
-  delete(materialIds: Id[]): string[]
+  /**
+   * A newly uploaded version replaces the cover: `newMaterialId` joins `coverMaterialId`'s line
+   * and becomes its cover (action REPLACE_COVER_ON_UPLOAD).
+   */
+  replaceCoverOnUpload(coverMaterialId: Id, newMaterialId: Id): string[]
+  /**
+   * Files that waited in the pending intake are confirmed: they become assets of `target`
+   * (folder callback ADD, MATERIAL_INBOUND_COMPLETED with source PENDING_INBOUND_CONFIRM and
+   * pendingInboundIdToMaterialId, MATERIAL_ADDED_TO_FOLDER).
+   */
+  confirmPendingIntake(items: PendingIntakeItem[], target?: IntakeTarget): Promise<string[]>
+  /**
+   * Delete to the recycle bin (MATERIAL_DELETED RECYCLE; callback DELETE). With `folderIds`,
+   * those folders (and their subfolders) are deleted in the same batch: MATERIAL_DELETED carries
+   * them, and an asset whose every folder is deleted goes to the recycle bin with them.
+   */
+  delete(materialIds: Id[], options?: { folderIds?: Id[] }): string[]
   /** Permanent cleanup of recycled assets (MATERIAL_DELETED PERMANENT). */
   purge(materialIds: Id[]): string[]
+}
+
+/** A file waiting in the pending intake (its bytes are `content`, UTF-8; default its name). */
+export interface PendingIntakeItem {
+  name: string
+  extension: string
+  content?: string
+}
+
+/** Where confirmed intake lands: a team space (`orgId`) or the personal space, a folder (0: root). */
+export interface IntakeTarget {
+  orgId?: Id
+  folderId?: Id
+  /** Who confirmed it (initiatorUserId). Default: the seed's caller. */
+  userId?: Id
 }

@@ -88,11 +88,13 @@ export function controlRoutes(control: SimulatorControl): Hono {
   // POST /_sim/materials/delete {"args": [["1900000000000000001"]]}: any MaterialChanges method.
   app.post('/materials/:change', async (c) => {
     const name = c.req.param('change') as keyof MaterialChanges
-    const change = control.materials[name] as ((...args: unknown[]) => string[]) | undefined
+    const change = control.materials[name] as
+      | ((...args: unknown[]) => string[] | Promise<string[]>)
+      | undefined
     if (typeof change !== 'function') throw new SimError('not_found', `No change named ${name}`)
     // Lossless: a 19-digit id given as a JSON number arrives with every digit.
     const { args } = parseServiceJson(await c.req.text()) as { args?: unknown[] }
-    return json({ eventIds: change.apply(control.materials, args ?? []) })
+    return json({ eventIds: await change.apply(control.materials, args ?? []) })
   })
   return app
 }

@@ -57,6 +57,8 @@ export interface Material {
   link?: string
   score?: number
   folderId: Id
+  /** Further folders the asset was added to (adding to a folder does not move it). */
+  extraFolderIds?: Id[]
   space: SpaceKey
   ownerUserId: Id
   createUserId: Id

@@ -305,6 +305,54 @@ describe('callbacks and webhooks match the spec', () => {
     ])
   })
 
+  test('the documented variants match it too: root, pending intake, cover replaced, folders deleted, KB', async () => {
+    const from = received.length
+    const root = await call('POST', '/api/service/folder-subscribe', {
+      auth: apiKey(),
+      body: `{"folderIds":[0,1753946835010000004],"callbackUrl":"${receiverUrl}/variants"}`,
+    })
+    expect(root.body).toMatchObject({ code: '0', result: true })
+    sim.control.quirks.callbackSizeUnit = 'KB'
+    const key = await uploadObject('root.png', Buffer.from('root'))
+    await call('POST', `${CALL}/material-save`, {
+      auth: token(),
+      body: `{"orgId":1001,"materials":[{"key":"${key}","name":"root","extension":"png","size":4}]}`,
+    })
+    const m = sim.control.materials
+    await m.confirmPendingIntake(
+      [
+        { name: 'a', extension: 'pdf' },
+        { name: 'b', extension: 'pdf' },
+      ],
+      {
+        orgId: '1001',
+        folderId: '1753946835010000004',
+      },
+    )
+    const [a, b] = sim.control
+      .snapshot()
+      .materials.filter((x) => x.key.startsWith('pending/'))
+      .map((x) => x.id) as [string, string]
+    m.addToFolder([a], '1753946835010000005')
+    m.replaceCoverOnUpload(a, b)
+    m.delete([], { folderIds: ['1753946835010000003'] })
+    await sim.control.webhooks.idle()
+    sim.control.quirks.callbackSizeUnit = 'bytes'
+
+    const bodies = received.slice(from).map((r) => r.body as Record<string, unknown>)
+    for (const body of bodies) expectWebhookMatchesSpec(String(body.eventType), body)
+    const payloads = bodies.map((x) => x.payload as Record<string, unknown> | undefined)
+    expect(payloads.map((p) => p?.source ?? p?.action ?? p?.deleteAction).filter(Boolean)).toEqual(
+      expect.arrayContaining([
+        'UPLOAD_ASSETS',
+        'PENDING_INBOUND_CONFIRM',
+        'REPLACE_COVER_ON_UPLOAD',
+        'RECYCLE',
+      ]),
+    )
+    expect(bodies.filter((x) => x.folderId === 0).map((x) => x.type)).toEqual(['ADD'])
+  })
+
   test('the suite covered every operation of the spec', () => {
     const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
       Object.keys(item)

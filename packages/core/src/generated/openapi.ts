@@ -974,7 +974,7 @@ export interface components {
          *     }
          */
         FolderSubscribeRequest: {
-            /** @description Folders to (un)subscribe. */
+            /** @description Folders to (un)subscribe; 0 is the root folder (the one id known without the folder selector). */
             folderIds: components["schemas"]["Id"][];
             /**
              * Format: uri

@@ -26,7 +26,9 @@ export function spacesOf(sim: SimContext, userId: Id): SpaceKey[] {
   ]
 }
 
+/** Whether a user may subscribe to a folder. Folder 0 is the root of every space they can see. */
 export function folderVisibleTo(sim: SimContext, folderId: Id, userId: Id): boolean {
+  if (folderId === '0') return true
   const folder = sim.state.folder(folderId)
   return folder !== undefined && spacesOf(sim, userId).includes(folder.space)
 }

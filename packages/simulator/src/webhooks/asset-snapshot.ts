@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Id, Material } from '../state.ts'
+import { foldersOf } from './material-lookup.ts'
 
 const TYPES: Array<[string, readonly string[]]> = [
   ['IMAGE', ['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'bmp', 'tif', 'tiff', 'heic', 'psd', 'ai']],
@@ -35,9 +36,14 @@ export function deletedSnapshot(m: Material) {
     materialType: materialTypeOf(m.extension),
     extension: m.extension,
     ...(m.tags?.length ? tagFields(m.tags) : {}),
-    // "Fields absent mean there is no value": an asset at the root is in no folder.
-    ...(m.folderId === '0' ? {} : { folderIds: [BigInt(m.folderId)] }),
+    // "Fields absent mean there is no value": an asset at the root only is in no folder.
+    ...folderIdsOf(m),
     ownerUserId: BigInt(m.ownerUserId),
     createUserId: BigInt(m.createUserId),
   }
+}
+
+function folderIdsOf(m: Material) {
+  const folders = foldersOf(m).filter((id) => id !== '0')
+  return folders.length === 0 ? {} : { folderIds: folders.map((id) => BigInt(id)) }
 }

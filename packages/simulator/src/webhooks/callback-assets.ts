@@ -10,15 +10,27 @@ export function fileName(m: Material): string {
   return m.extension ? `${m.name}.${m.extension}` : m.name
 }
 
+/** Bytes, or KB rounded up under the `callbackSizeUnit: 'KB'` quirk (the field table's unit). */
+function sizeOf(sim: SimContext, bytes: number): number {
+  return sim.quirks.callbackSizeUnit === 'KB' ? Math.ceil(bytes / 1024) : bytes
+}
+
 /**
- * A MaterialCallbackDTO (interface §2.6) for ADD and UPDATE. Ids are bigint (raw JSON integers),
- * userId and createUser strings, as in the live sample; fields without a value are null.
- * `size` is in bytes: the table says KB, comparable samples carry bytes (field-notes §3).
+ * A MaterialCallbackDTO (interface §2.6) for ADD and UPDATE, as seen from `folderId` (an asset
+ * may be in several folders; parentIds lead to the one called back). Ids are bigint (raw JSON
+ * integers), userId and createUser strings, as in the live sample; fields without a value are
+ * null. `size` is in bytes unless the KB quirk is on (see docs/webhook-variants.md).
  */
-export function callbackAsset(sim: SimContext, m: Material, userId: Id, downloadUrl: string | null) {
+export function callbackAsset(
+  sim: SimContext,
+  m: Material,
+  userId: Id,
+  downloadUrl: string | null,
+  folderId: Id = m.folderId,
+) {
   return {
     id: BigInt(m.id),
-    parentIds: folderPath(sim, m.folderId).map((id) => BigInt(id)),
+    parentIds: folderPath(sim, folderId).map((id) => BigInt(id)),
     userId,
     name: fileName(m),
     downloadUrl,
@@ -26,7 +38,7 @@ export function callbackAsset(sim: SimContext, m: Material, userId: Id, download
     link: m.link ?? null,
     extension: m.extension,
     duration: null,
-    size: m.size,
+    size: sizeOf(sim, m.size),
     width: m.width ?? null,
     height: m.height ?? null,
     description: m.description ?? null,
@@ -36,10 +48,10 @@ export function callbackAsset(sim: SimContext, m: Material, userId: Id, download
 }
 
 /** For DELETE: "an asset may carry only identifying fields" (interface §2.6). */
-export function identifyingAsset(sim: SimContext, m: Material, userId: Id) {
+export function identifyingAsset(sim: SimContext, m: Material, userId: Id, folderId: Id = m.folderId) {
   return {
     id: BigInt(m.id),
-    parentIds: folderPath(sim, m.folderId).map((id) => BigInt(id)),
+    parentIds: folderPath(sim, folderId).map((id) => BigInt(id)),
     userId,
   }
 }

@@ -307,7 +307,8 @@ describe('addToFolder: MATERIAL_ADDED_TO_FOLDER, callback ADD', () => {
       expect.objectContaining({ id: a, parentIds: [ACME_BRAND], source: 2 }),
       expect.objectContaining({ id: b, parentIds: [ACME_BRAND] }),
     ])
-    expect(t.sim.state.material(a)?.folderId).toBe(ACME_BRAND)
+    // Adding does not move: the asset is in both folders.
+    expect(t.sim.state.material(a)).toMatchObject({ folderId: ACME_DRAFTS, extraFolderIds: [ACME_BRAND] })
   })
 
   it('names the cover of a version line', async () => {

@@ -1,12 +1,14 @@
 import type { MaterialChanges, SimContext } from '../context.ts'
 import { SimError } from '../sim-error.ts'
-import type { Material } from '../state.ts'
+import type { Id, Material, SpaceKey } from '../state.ts'
 import { deletedSnapshot } from './asset-snapshot.ts'
-import { callbackAsset, identifyingAsset } from './callback-assets.ts'
-import { byFolder, bySpace, type Emitter } from './emitter.ts'
-import { existing, idListOf, idOf, live } from './material-lookup.ts'
+import { callbackAsset } from './callback-assets.ts'
+import { bySpace, type Emitter } from './emitter.ts'
+import { deleteBatch } from './folder-deletion.ts'
+import { existing, foldersOf, idListOf, idOf, live } from './material-lookup.ts'
 import { applyMetadataChange } from './metadata-change.ts'
-import { addVersion, removeVersion, setCover } from './version-changes.ts'
+import { confirmPendingIntake } from './pending-intake.ts'
+import { addVersion, removeVersion, replaceCover, setCover } from './version-changes.ts'
 
 const sent = (...eventIds: Array<string | undefined>) =>
   eventIds.filter((id): id is string => id !== undefined)
@@ -21,18 +23,28 @@ export function createMaterialChanges(
   emitter: Emitter,
   downloadUrlOf: (m: Material) => string | null,
 ): MaterialChanges {
-  const fullAsset = (m: Material) => callbackAsset(sim, m, m.ownerUserId, downloadUrlOf(m))
+  const fullAsset = (m: Material, folderId: Id) =>
+    callbackAsset(sim, m, m.ownerUserId, downloadUrlOf(m), folderId)
 
-  /** The snapshot fields are untouched by deletion, so this may run after the state changed. */
-  function deleted(materials: Material[], deleteAction: 'RECYCLE' | 'PERMANENT'): string[] {
+  /**
+   * The snapshot fields are untouched by deletion, so this may run after the state changed.
+   * `folderIds`: the folders deleted in the same batch, per space.
+   */
+  function deleted(
+    materials: Material[],
+    deleteAction: 'RECYCLE' | 'PERMANENT',
+    folderIds: ReadonlyMap<SpaceKey, Id[]> = new Map(),
+  ): string[] {
     return [...bySpace(materials)]
-      .map(([space, inSpace]) =>
-        emitter.assetEvent(space, 'MATERIAL_DELETED', {
+      .map(([space, inSpace]) => {
+        const folders = folderIds.get(space) ?? []
+        return emitter.assetEvent(space, 'MATERIAL_DELETED', {
           materialIds: inSpace.map((m) => BigInt(m.id)),
           deleteAction,
+          ...(folders.length === 0 ? {} : { folderIds: folders.map((id) => BigInt(id)) }),
           materials: inSpace.map(deletedSnapshot),
-        }),
-      )
+        })
+      })
       .filter((id): id is string => id !== undefined)
   }
 
@@ -41,7 +53,8 @@ export function createMaterialChanges(
       const m = live(sim, materialId)
       const { previousId, item } = applyMetadataChange(sim, m, change)
       sim.state.commit()
-      emitter.folderCallback(m.folderId, m.space, 'UPDATE', [fullAsset(m)])
+      for (const folderId of foldersOf(m))
+        emitter.folderCallback(folderId, m.space, 'UPDATE', [fullAsset(m, folderId)])
       return sent(
         emitter.assetEvent(m.space, 'MATERIAL_METADATA_UPDATED', {
           changeType: change.changeType,
@@ -58,6 +71,16 @@ export function createMaterialChanges(
       sim.state.commit()
       return sent(emitter.assetEvent(cover.space, 'MATERIAL_VERSION_CHANGED', payload))
     },
+
+    replaceCoverOnUpload(coverMaterialId, newMaterialId) {
+      const cover = live(sim, coverMaterialId, 'coverMaterialId')
+      const added = live(sim, newMaterialId, 'newMaterialId')
+      const payload = replaceCover(sim, cover, added)
+      sim.state.commit()
+      return sent(emitter.assetEvent(cover.space, 'MATERIAL_VERSION_CHANGED', payload))
+    },
+
+    confirmPendingIntake: (items, target) => confirmPendingIntake(sim, emitter, items, target),
 
     setCover(materialId) {
       const m = live(sim, materialId)
@@ -84,13 +107,18 @@ export function createMaterialChanges(
         if (m.space !== folder.space)
           throw new SimError('bad_request', `Material ${m.id} is not in the space of folder ${target}`)
       }
-      // "An existing relation is not pushed again." The state holds one folder per asset, so
-      // adding moves the asset; the old folder's subscribers are not told (its relation would remain).
-      const added = materials.filter((m) => m.folderId !== target)
+      // Adding relates the asset to one more folder (it stays where it was); "an existing
+      // relation is not pushed again".
+      const added = materials.filter((m) => !foldersOf(m).includes(target))
       if (added.length === 0) return []
-      for (const m of added) m.folderId = target
+      for (const m of added) m.extraFolderIds = [...(m.extraFolderIds ?? []), target]
       sim.state.commit()
-      emitter.folderCallback(target, folder.space, 'ADD', added.map(fullAsset))
+      emitter.folderCallback(
+        target,
+        folder.space,
+        'ADD',
+        added.map((m) => fullAsset(m, target)),
+      )
       const covers = [...new Set(added.map((m) => m.coverId ?? m.id))]
       return sent(
         emitter.assetEvent(folder.space, 'MATERIAL_ADDED_TO_FOLDER', {
@@ -100,21 +128,9 @@ export function createMaterialChanges(
       )
     },
 
-    delete(materialIds) {
-      const materials = idListOf(materialIds, 'materialIds').map((id) => live(sim, id))
-      const callbacks = [...byFolder(materials)].map(
-        ([folderId, inFolder]) =>
-          [
-            folderId,
-            inFolder[0] as Material,
-            inFolder.map((m) => identifyingAsset(sim, m, m.ownerUserId)),
-          ] as const,
-      )
-      for (const m of materials) m.deleted = 'RECYCLE'
-      sim.state.commit()
-      for (const [folderId, first, assets] of callbacks)
-        emitter.folderCallback(folderId, first.space, 'DELETE', assets)
-      return deleted(materials, 'RECYCLE')
+    delete(materialIds, options = {}) {
+      const { recycled, folderIds } = deleteBatch(sim, emitter, materialIds, options.folderIds)
+      return deleted(recycled, 'RECYCLE', folderIds)
     },
 
     purge(materialIds) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { SimContext } from '../context.ts'
 import { type AssetEventCode, FOLDER_EVENT } from '../open/event-types.ts'
 import type { Id, Material, SpaceKey } from '../state.ts'
+import { driftBody, driftChance } from './drift.ts'
 import { teamIdOf } from './material-lookup.ts'
 import type { WebhookSender } from './sender.ts'
 
@@ -11,11 +12,15 @@ export type CallbackType = 'ADD' | 'UPDATE' | 'DELETE'
 export interface Emitter {
   /** An asset event about assets of `space`; its eventId, or undefined when nobody subscribed. */
   assetEvent(space: SpaceKey, eventType: AssetEventCode, payload: Record<string, unknown>): string | undefined
-  /** A folder-content callback to every subscription on `folderId` (the root has none). */
+  /**
+   * A folder-content callback to every subscription on `folderId`. Folder 0 is the root of
+   * every space: its subscribers are those whose API key is scoped to `space`.
+   */
   folderCallback(folderId: Id, space: SpaceKey, type: CallbackType, assets: unknown[]): void
 }
 
-export function createEmitter(sim: SimContext, sender: WebhookSender): Emitter {
+/** `random` draws the drift quirk's variations (seeded by faultSeed, so a run replays). */
+export function createEmitter(sim: SimContext, sender: WebhookSender, random: () => number): Emitter {
   /** A key receives its team's events, or its user's personal-space events. */
   function scopedTo(apiKey: string, space: SpaceKey): boolean {
     const key = sim.state.data.apiKeys.find((k) => k.key === apiKey)
@@ -33,18 +38,36 @@ export function createEmitter(sim: SimContext, sender: WebhookSender): Emitter {
           .map((s) => s.callbackUrl),
       )
       if (urls.size === 0) return undefined
-      const eventId = randomUUID()
-      const body = { eventId, eventType, eventTime: String(sim.now()), payload }
+      const chance = driftChance(sim.quirks.drift, random)
+      // A drifted eventId is a 19-digit JSON number; from the id sequence, so it stays unique
+      // across restarts of a simulator that keeps its state.
+      const eventId = chance() ? sim.state.nextId() : randomUUID()
+      const body = driftBody(
+        eventType,
+        {
+          eventId: /^\d+$/.test(eventId) ? BigInt(eventId) : eventId,
+          eventType,
+          eventTime: String(sim.now()),
+          payload,
+        },
+        chance,
+      )
       for (const url of urls) sender.enqueue({ url, kind: 'asset', eventType, eventId, body })
       return eventId
     },
     folderCallback(folderId, space, type, assets) {
-      if (folderId === '0' || assets.length === 0) return
+      if (assets.length === 0) return
       const urls = new Set(
         sim.state.data.folderSubscriptions
-          .filter((s) => s.folderId === folderId && s.eventType === FOLDER_EVENT)
+          .filter(
+            (s) =>
+              s.folderId === folderId &&
+              s.eventType === FOLDER_EVENT &&
+              (folderId !== '0' || scopedTo(s.apiKey, space)),
+          )
           .map((s) => s.callbackUrl),
       )
+      if (urls.size === 0) return
       const teamId = teamIdOf(space)
       const body = {
         eventType: FOLDER_EVENT,
@@ -54,7 +77,8 @@ export function createEmitter(sim: SimContext, sender: WebhookSender): Emitter {
         assets,
         ...(teamId === undefined ? {} : { orgId: BigInt(teamId) }),
       }
-      for (const url of urls) sender.enqueue({ url, kind: 'folder', eventType: FOLDER_EVENT, body })
+      const drifted = driftBody(FOLDER_EVENT, body, driftChance(sim.quirks.drift, random))
+      for (const url of urls) sender.enqueue({ url, kind: 'folder', eventType: FOLDER_EVENT, body: drifted })
     },
   }
 }

@@ -57,3 +57,17 @@ export function folderPath(sim: SimContext, folderId: Id): Id[] {
   }
   return path
 }
+
+/** Every folder an asset is in: the one it was saved to first ('0' for the root), then the ones it was added to. */
+export function foldersOf(m: Material): Id[] {
+  return [m.folderId, ...(m.extraFolderIds ?? [])]
+}
+
+/** `folderId` and every folder below it, in the state's order. */
+export function subtreeOf(sim: SimContext, folderId: Id): Id[] {
+  const out = [folderId]
+  for (let i = 0; i < out.length; i++) {
+    for (const f of sim.state.data.folders) if (f.parentId === out[i]) out.push(f.id)
+  }
+  return out
+}

@@ -1,6 +1,7 @@
 import type { MaterialChanges, SimContext, SimEvents } from '../context.ts'
 import { createFaults, seededRandom } from '../faults.ts'
 import { accessUrlOf, type SavedMaterial } from '../open/materials.ts'
+import { memoryObjectStore } from '../oss/index.ts'
 import { defaultSeed } from '../seed.ts'
 import { BUCKET, createState, type Id, type Material, type SpaceKey } from '../state.ts'
 import { createEvents } from './events.ts'
@@ -55,8 +56,8 @@ export async function createTestSim(): Promise<TestSim> {
   )
   const sim: SimContext = {
     state,
-    // Events never touch the object store.
-    store: {} as SimContext['store'],
+    // Only a confirmed pending intake stores bytes.
+    store: memoryObjectStore(),
     faults: createFaults(),
     events: { materialsSaved: () => {} },
     quirks: { successCode: '0', bareEventTypes: false },
@@ -66,7 +67,7 @@ export async function createTestSim(): Promise<TestSim> {
     stsTtlMs: 3_600_000,
     log: logger,
   }
-  const events = createEvents(sim, sender)
+  const events = createEvents(sim, sender, seededRandom(7))
   sim.events = events
   const receiver = await startReceiver()
   const callerKey = state.data.apiKeys[0]?.key as string

@@ -94,3 +94,18 @@ export function removeVersion(sim: SimContext, m: Material, removeType: unknown)
     versionGroupDissolved: dissolved,
   }
 }
+
+/**
+ * `added` (a new upload) joins `cover`'s line as its newest version and replaces the cover in
+ * the same step; coverMaterialId is the replaced cover.
+ */
+export function replaceCover(sim: SimContext, cover: Material, added: Material): VersionPayload {
+  const { version } = addVersion(sim, cover, added)
+  for (const member of members(sim, cover.id)) member.coverId = added.id
+  return {
+    coverMaterialId: BigInt(cover.id),
+    newMaterialId: BigInt(added.id),
+    action: 'REPLACE_COVER_ON_UPLOAD',
+    version,
+  }
+}
