@@ -1,7 +1,7 @@
 import type { Logger, Redactor } from '@service-sdk/core'
 import { decodeBody } from './decode.ts'
 import { describeError, WebhookError, WebhookHandlerError } from './errors.ts'
-import type { KnownEventType, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from './events.ts'
+import type { KnownEventType, WebhookEvent, WebhookEventOf } from './events.ts'
 import { isKnownEventType, toEvent } from './parse.ts'
 import type { ClaimedEvent, StoreTransaction, WebhookStore } from './store.ts'
 import {

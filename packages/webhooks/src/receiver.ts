@@ -4,7 +4,7 @@ import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts
 import { bodyText } from './decode.ts'
 import { WebhookError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from './events.ts'
-import { createProcessor, type HandlerContext, storeUnavailable, type WebhookHandler } from './processor.ts'
+import { createProcessor, storeUnavailable, type WebhookHandler } from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'
 import type { EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
 import { sqliteStore } from './stores/sqlite.ts'
