@@ -53,6 +53,8 @@ export function createProcessor(init: {
   redact: Redactor
   /** Whether requests are being received right now (the worker yields to them). */
   ingestBusy?: () => boolean
+  /** Keep the process alive while processing (a worker process); default false. */
+  keepAlive?: boolean
 }): Processor {
   const { logger, redact } = init
   const errorLine = (error: unknown): string => redact(describeError(error)).slice(0, 2000)
@@ -106,6 +108,7 @@ export function createProcessor(init: {
     logger,
     errorLine,
     ...(init.ingestBusy ? { ingestBusy: init.ingestBusy } : {}),
+    keepAlive: init.keepAlive ?? false,
     onFailure(event, error, retryAt) {
       if (!event) {
         reportError(storeUnavailable('The store failed', error, redact))

@@ -36,7 +36,8 @@ export interface WebhookWorker extends Pick<Processor, 'onError'> {
 /**
  * Process stored events in a process of its own, apart from the receivers: N receivers with
  * `processing: false` and M workers on one PostgreSQL store scale separately. Starts on the next
- * turn of the event loop (after `on()` calls that follow).
+ * turn of the event loop (after `on()` calls that follow), and keeps the process alive until
+ * `stop()` or `close()`.
  */
 export function runWorker(options: RunWorkerOptions): WebhookWorker {
   const redact = createRedactor(options.secrets ?? [])
@@ -48,6 +49,7 @@ export function runWorker(options: RunWorkerOptions): WebhookWorker {
     clock: options.clock ?? { now: Date.now, random: Math.random },
     logger,
     redact,
+    keepAlive: true,
   })
   for (const [type, handler] of Object.entries(options.handlers ?? {})) {
     if (!handler) continue

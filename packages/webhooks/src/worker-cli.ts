@@ -3,7 +3,8 @@
  * service-webhooks-worker: process the events that receivers stored in PostgreSQL, in a process
  * of its own.
  *
- *     DATABASE_URL=postgres://… service-webhooks-worker ./handlers.js [--schema s] [--table t] [--concurrency n]
+ *     DATABASE_URL=postgres://… service-webhooks-worker ./handlers.js [--schema s] [--table t]
+ *       [--concurrency n] [--statement-timeout ms]
  *
  * The module exports `handlers` (by event type, `'*'` for all; or as its default export), and
  * optionally `onError` and `processing`, or a ready `store` instead of DATABASE_URL. SIGTERM or
@@ -33,7 +34,12 @@ const USAGE =
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { schema: { type: 'string' }, table: { type: 'string' }, concurrency: { type: 'string' } },
+    options: {
+      schema: { type: 'string' },
+      table: { type: 'string' },
+      concurrency: { type: 'string' },
+      'statement-timeout': { type: 'string' },
+    },
   })
   const [file] = positionals
   if (!file) throw new Error(USAGE)
@@ -48,6 +54,7 @@ async function main(): Promise<void> {
     postgresStore(url!, {
       ...(values.schema ? { schema: values.schema } : {}),
       ...(values.table ? { table: values.table } : {}),
+      ...(values['statement-timeout'] ? { statementTimeoutMs: Number(values['statement-timeout']) } : {}),
     })
   const concurrency = values.concurrency ? Number(values.concurrency) : undefined
   const worker = runWorker({

@@ -61,6 +61,8 @@ export function createWorker(init: {
   onFailure: FailureReport
   /** Whether requests are being received right now (see yieldToIngest). */
   ingestBusy?: () => boolean
+  /** Keep the process alive while started (a worker process has nothing else to); default false. */
+  keepAlive?: boolean
 }): Worker {
   const { store, run, clock, logger, errorLine, onFailure } = init
   const concurrency = positive(init.options.concurrency ?? 8, 'concurrency')
@@ -307,7 +309,7 @@ export function createWorker(init: {
       if (running) return
       running = true
       timer = setInterval(() => void pump(), pollIntervalMs)
-      timer.unref?.()
+      if (!init.keepAlive) timer.unref?.()
       // Stored or re-queued anywhere (another process, too): look now instead of at the next poll.
       subscription = store
         .subscribe?.(() => {

@@ -20,6 +20,7 @@ export interface PgClient {
   release?(error?: Error | boolean): void
   end?(): Promise<void>
   on?(event: 'error' | 'end' | 'notification', listener: (arg?: unknown) => void): unknown
+  off?(event: 'error', listener: (arg?: unknown) => void): unknown
 }
 
 export interface PoolSettings {

@@ -22,9 +22,13 @@ export async function beginEvent(init: {
     })
   const client: PgClient = await pool.connect()
   let ended = false
+  // Checked out, the connection's errors are ours to handle (unhandled, they end the process).
+  const onError = (error?: unknown) => end(error as Error)
+  client.on?.('error', onError)
   const end = (error?: Error): void => {
     if (ended) return
     ended = true
+    client.off?.('error', onError)
     client.release?.(error ?? false)
   }
   const run = async <R>(text: string, values?: unknown[]) => {
