@@ -86,14 +86,15 @@ export function summarize(event: WebhookEvent): string {
   if (!isKnownEvent(event)) return `Unknown event type ${event.eventType}`
   switch (event.eventType) {
     case 'FOLDER_CONTENT_UPDATE': {
-      const names = event.assets
+      const assets = event.assets ?? []
+      const names = assets
         .map((a) =>
           a.name
             ? `${a.name}${a.extension && !a.name.endsWith(`.${a.extension}`) ? `.${a.extension}` : ''}`
             : a.id,
         )
         .slice(0, 3)
-      const more = event.assets.length > 3 ? ` and ${event.assets.length - 3} more` : ''
+      const more = assets.length > 3 ? ` and ${assets.length - 3} more` : ''
       return `${event.type} in folder ${event.folderId}: ${names.join(', ')}${more}`
     }
     case 'MATERIAL_INBOUND_COMPLETED': {

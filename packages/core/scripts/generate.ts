@@ -11,11 +11,15 @@ import { fileURLToPath } from 'node:url'
 import openapiTS, {
   astToString,
   NULL,
+  NUMBER,
   type OpenAPI3,
   type SchemaObject,
   STRING,
+  tsIntersection,
+  tsLiteral,
   tsUnion,
 } from 'openapi-typescript'
+import ts from 'typescript'
 import { parse } from 'yaml'
 
 const SPEC = new URL('../../../spec/openapi.yaml', import.meta.url)
@@ -55,13 +59,27 @@ async function generateTypes(spec: Json): Promise<string> {
     // Free-form objects (custom metadata) are `Record<string, unknown>`, not `Record<string, never>`.
     emptyObjectsUnknown: true,
     transform(schema: SchemaObject) {
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type]
+      const nullable = (node: ts.TypeNode) => (types.includes('null') ? tsUnion([node, NULL]) : node)
+      const open = (schema as { 'x-extensible-enum'?: unknown })['x-extensible-enum']
+      if (Array.isArray(open))
+        return nullable(extensibleEnum(open, types.includes('string') ? STRING : NUMBER))
       // The one id representation: a string of decimal digits (see components.schemas.Id).
       if (schema.format !== 'int64') return undefined
-      const types = Array.isArray(schema.type) ? schema.type : [schema.type]
-      return types.includes('null') ? tsUnion([STRING, NULL]) : STRING
+      return nullable(STRING)
     },
   })
   return `${HEADER}\n${astToString(ast)}`
+}
+
+/**
+ * `x-extensible-enum` (an open enum: the known values, though the service may send others): the
+ * known literals stay visible to editors and narrowing, and any other value is accepted, as
+ * `'A' | 'B' | (string & {})` (a plain `| string` would absorb the literals).
+ */
+function extensibleEnum(values: unknown[], base: ts.TypeNode): ts.TypeNode {
+  const other = tsIntersection([base, ts.factory.createTypeLiteralNode([])])
+  return tsUnion([...values.map((value) => tsLiteral(value)), other])
 }
 
 /** An example value as the SDK gives it: ids (and arrays or maps of ids) as decimal strings. */

@@ -7,6 +7,7 @@ import type {
   idSchema,
   impersonateOptionsSchema,
   inviteMemberInputSchema,
+  METADATA_CHANGE_TYPES,
   materialInputSchema,
   materialSaveInputSchema,
 } from './schemas/index.ts'
@@ -53,7 +54,15 @@ export type MaterialAddedToFolderEvent = Schemas['MaterialAddedToFolderEvent']
 export type MaterialAddedToFolderPayload = Schemas['MaterialAddedToFolderPayload']
 export type MaterialMetadataUpdatedEvent = Schemas['MaterialMetadataUpdatedEvent']
 export type MaterialMetadataUpdatedPayload = Schemas['MaterialMetadataUpdatedPayload']
-export type MetadataChangeType = MaterialMetadataUpdatedPayload['changeType']
+/** A payload whose changeType this SDK does not know; `isKnownChangeType` narrows it away. */
+export type OtherMetadataChangePayload = Schemas['OtherMetadataChangePayload']
+/** The changeTypes this SDK types (the service may send others). */
+export type MetadataChangeType = (typeof METADATA_CHANGE_TYPES)[number]
+/** A MATERIAL_METADATA_UPDATED payload whose changeType is known: `switch (payload.changeType)` narrows it. */
+export type KnownMetadataChangePayload = Extract<
+  MaterialMetadataUpdatedPayload,
+  { changeType: MetadataChangeType }
+>
 export type BasicChange = Schemas['BasicChange']
 export type ValidityChange = Schemas['ValidityChange']
 export type TagsChange = Schemas['TagsChange']

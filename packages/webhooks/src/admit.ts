@@ -9,9 +9,9 @@ export interface Admitted {
 }
 
 /**
- * What the receiver checks before storing a body: JSON, an object, not too deep, an event type,
- * and its de-duplication key. Only that: the typed parse runs when the event is processed, so a
- * body the schemas do not expect is still stored (and dead-lettered with the reason), never lost.
+ * What the receiver checks before storing a body: JSON, an object, not too deep; then its event
+ * type and de-duplication key. Only that: the typed parse runs when the event is processed, so a
+ * body the schemas do not expect is still stored and delivered (with warnings), never lost.
  *
  * The native parser is enough here, as the eventId is a string; the lossless parser (slower, it
  * revives every value) runs only when the key is a content hash that must see every digit.
@@ -22,5 +22,8 @@ export function admit(text: string): Admitted {
   const id = body.eventId
   if (typeof id === 'string' && id !== '') return { eventType, key: id }
   if (typeof id === 'number' && Number.isSafeInteger(id)) return { eventType, key: String(id) }
-  return { eventType, key: canonicalKey(parseServiceJson(text) as Record<string, unknown>) }
+  const exact = parseServiceJson(text) as Record<string, unknown>
+  // An eventId beyond 2^53 sent as a JSON number: JSON.parse rounded it, the lossless parse did not.
+  if (typeof id === 'number' && typeof exact.eventId === 'string') return { eventType, key: exact.eventId }
+  return { eventType, key: canonicalKey(exact) }
 }

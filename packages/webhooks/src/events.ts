@@ -6,13 +6,20 @@ export interface EventTimeFields {
   eventTime: string
   /**
    * `eventTime` as epoch milliseconds, whichever form it came in. Delivery order is not
-   * guaranteed: compare this to tell which of two changes to the same asset is newer.
+   * guaranteed: compare this to tell which of two changes to the same asset is newer. When the
+   * body has no usable eventTime: the time the receiver stored the event (and, for an asset
+   * event, a warning says so).
    */
   eventTimeMs: number
 }
 
-/** The folder-content callback (interface §6.2). It has no eventId: its key is a content hash. */
-export type FolderContentEvent = Omit<FolderContentCallback, 'eventTime'> & EventTimeFields
+/**
+ * The folder-content callback (interface §6.2). It has no eventId: its key is a content hash. Its
+ * `eventTime` may be absent; `assets` may be null.
+ */
+export type FolderContentEvent = Omit<FolderContentCallback, 'eventTime'> &
+  Partial<Pick<EventTimeFields, 'eventTime'>> &
+  Pick<EventTimeFields, 'eventTimeMs'>
 
 type WithTime<E> = E extends unknown ? Omit<E, 'eventTime'> & EventTimeFields : never
 

@@ -1,8 +1,10 @@
+import { isKnownChangeType, type OpenEnum } from '@service-sdk/core'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import * as S from '../test/samples.ts'
+import { decodeBody } from './decode.ts'
 import { WebhookError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from './events.ts'
-import { isKnownEvent, parseWebhook } from './parse.ts'
+import { isKnownEvent, parseWebhook, type ReadOptions, readWebhook } from './parse.ts'
 
 function parseAs<T extends string>(body: string, eventType: T) {
   const event = parseWebhook(body)
@@ -19,7 +21,7 @@ describe('parseWebhook: the folder-content callback', () => {
     expect(event.folderId).toBe('1949870453162360832')
     expect(event.type).toBe('ADD')
     expect('orgId' in event).toBe(false)
-    const [asset] = event.assets
+    const [asset] = event.assets ?? []
     expect(asset).toEqual({
       id: S.BIG,
       parentIds: ['1949870453162360832'],
@@ -44,9 +46,9 @@ describe('parseWebhook: the folder-content callback', () => {
     expect(event.eventTime).toBe('2025-07-31T15:27:15.010+08:00')
     expect(event.eventTimeMs).toBe(Date.UTC(2025, 6, 31, 7, 27, 15, 10))
     expect(event.orgId).toBe('4021')
-    expect(event.assets[0]?.size).toBe(220)
+    expect(event.assets?.[0]?.size).toBe(220)
     // Absent fields stay absent.
-    expect(event.assets[0]).not.toHaveProperty('width')
+    expect(event.assets?.[0]).not.toHaveProperty('width')
   })
 
   it('both eventTime forms of the same instant give the same eventTimeMs', () => {
@@ -126,7 +128,7 @@ describe('parseWebhook: asset events', () => {
 
   it('MATERIAL_METADATA_UPDATED materials are typed by changeType', () => {
     const event = parseAs(S.metadataByChangeType.TAGS, 'MATERIAL_METADATA_UPDATED')
-    if (event.payload.changeType !== 'TAGS') throw new Error('narrowing')
+    if (!isKnownChangeType(event.payload) || event.payload.changeType !== 'TAGS') throw new Error('narrowing')
     expectTypeOf(event.payload.materials).toEqualTypeOf<
       Extract<typeof event.payload, { changeType: 'TAGS' }>['materials']
     >()
@@ -203,7 +205,9 @@ describe('parseWebhook: tolerance', () => {
     if (!isKnownEvent(event)) throw new Error('expected a known event')
     switch (event.eventType) {
       case 'MATERIAL_DELETED':
-        expectTypeOf(event.payload.deleteAction).toEqualTypeOf<'RECYCLE' | 'PERMANENT' | undefined>()
+        expectTypeOf(event.payload.deleteAction).toEqualTypeOf<
+          OpenEnum<'RECYCLE' | 'PERMANENT'> | undefined
+        >()
         expect(event.payload.deleteAction).toBe('PERMANENT')
         break
       default:
@@ -217,9 +221,9 @@ describe('parseWebhook: tolerance', () => {
 })
 
 describe('parseWebhook: refusals', () => {
-  const refusal = (body: string | Uint8Array) => {
+  const refusal = (body: string | Uint8Array, options: ReadOptions = {}) => {
     try {
-      parseWebhook(body)
+      parseWebhook(body, options)
     } catch (error) {
       expect(WebhookError.isInstance(error)).toBe(true)
       return error as WebhookError
@@ -234,8 +238,6 @@ describe('parseWebhook: refusals', () => {
     ['an array', '[1,2]', 'invalid_payload'],
     ['a string', '"x"', 'invalid_payload'],
     ['null', 'null', 'invalid_payload'],
-    ['no eventType', '{"eventId":"e"}', 'invalid_payload'],
-    ['a numeric eventType', '{"eventType":5}', 'invalid_payload'],
     ['too deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, 'invalid_payload'],
     [
       'too deep in an object',
@@ -250,18 +252,84 @@ describe('parseWebhook: refusals', () => {
     expect(refusal(new Uint8Array([0x7b, 0xff, 0x7d])).code).toBe('malformed_json')
   })
 
-  it('refuses a known event that breaks its schema, saying where', () => {
-    const error = refusal(S.deletedPermanent.replace('"deleteAction":"PERMANENT"', '"deleteAction":42'))
+  it('with strict, refuses a known event that breaks its schema, saying where', () => {
+    const body = S.deletedPermanent.replace('"deleteAction":"PERMANENT"', '"deleteAction":42')
+    const error = refusal(body, { strict: true })
     expect(error.code).toBe('invalid_payload')
     expect(error.message).toContain('payload.deleteAction')
+    expect(refusal(S.deletedPermanent.replace('PERMANENT', 'ARCHIVE'), { strict: true }).message).toMatch(
+      /payload\.deleteAction: a value this SDK does not know .*"ARCHIVE"/,
+    )
   })
 
-  it('refuses a known event whose eventTime is not a time', () => {
-    expect(refusal(S.deletedPermanent.replace('"1756538860000"', '"yesterday"')).message).toMatch(/eventTime/)
+  it('with strict, refuses a known event whose eventTime is not a time', () => {
+    const body = S.deletedPermanent.replace('"1756538860000"', '"yesterday"')
+    expect(refusal(body, { strict: true }).message).toMatch(/eventTime/)
   })
 
   it('allows nesting up to the limit', () => {
     const deep = `{"eventType":"X","a":${'{"a":'.repeat(60)}1${'}'.repeat(60)}}`
     expect(parseWebhook(deep).eventType).toBe('X')
+  })
+})
+
+describe('readWebhook: what the schema does not know is delivered, with warnings', () => {
+  const read = (body: string) => readWebhook(decodeBody(body), { receivedAt: 42 })
+
+  it('a known event with a field of another type: delivered as sent, one warning naming the field', () => {
+    const { event, warnings } = read(
+      S.deletedPermanent.replace('"deleteAction":"PERMANENT"', '"deleteAction":42'),
+    )
+    expect(event.eventType).toBe('MATERIAL_DELETED')
+    expect((event as { payload: unknown }).payload).toEqual({
+      materialIds: [S.BIG],
+      deleteAction: 42,
+    })
+    expect(warnings).toEqual([
+      { path: 'payload.deleteAction', value: 42, message: expect.stringMatching(/expected string/) },
+    ])
+  })
+
+  it('an eventTime that is not a time: kept, eventTimeMs is the time received, and a warning', () => {
+    const { event, warnings } = read(S.deletedPermanent.replace('"1756538860000"', '"yesterday"'))
+    expect(event).toMatchObject({ eventTime: 'yesterday', eventTimeMs: 42 })
+    expect(warnings.map((w) => w.path)).toEqual(['eventTime'])
+  })
+
+  it('a body without eventType is a folder callback (the documented default), warned about what it lacks', () => {
+    const { event, warnings } = read('{"eventId":"e"}')
+    expect(event.eventType).toBe('FOLDER_CONTENT_UPDATE')
+    expect(warnings.map((w) => w.path).sort()).toEqual(['assets', 'folderId', 'type'])
+  })
+
+  it('a numeric eventType is an event type nobody knows, with a warning', () => {
+    const { event, warnings } = read('{"eventType":5}')
+    expect(event.eventType).toBe('5')
+    expect(isKnownEvent(event)).toBe(false)
+    expect(warnings).toEqual([{ path: 'eventType', value: 5, message: 'a string' }])
+  })
+
+  it('unknown enum values are kept, typed, and each warned about once per place', () => {
+    const { event, warnings } = read(
+      '{"eventType":"FOLDER_CONTENT_UPDATE","folderId":1,"type":"MOVE","assets":[{"id":1,"source":4},{"id":2,"source":2}]}',
+    )
+    expect(event).toMatchObject({
+      type: 'MOVE',
+      assets: [
+        { id: '1', source: 4 },
+        { id: '2', source: 2 },
+      ],
+    })
+    expect(warnings.map((w) => [w.path, w.value])).toEqual([
+      ['type', 'MOVE'],
+      ['assets.0.source', 4],
+    ])
+  })
+
+  it('a folder callback without eventTime has none, and eventTimeMs is the time received; no warning', () => {
+    const { event, warnings } = read(S.folderDelete.replace('"eventTime":"1753946900000",', ''))
+    expect(event).not.toHaveProperty('eventTime')
+    expect(event.eventTimeMs).toBe(42)
+    expect(warnings).toEqual([])
   })
 })

@@ -11,6 +11,8 @@ import { decodeBody } from './decode.ts'
 import { WebhookError } from './errors.ts'
 import { eventTimeMs } from './event-time.ts'
 import type { KnownEventType, KnownWebhookEvent, WebhookEvent } from './events.ts'
+import { hideProtoKeys, restoreProtoKeys } from './proto-keys.ts'
+import { type SchemaWarning, unknownValues, valueAt, warning } from './warnings.ts'
 
 export const FOLDER_CONTENT_UPDATE = 'FOLDER_CONTENT_UPDATE'
 
@@ -45,55 +47,105 @@ export function isKnownEventType(eventType: string): eventType is KnownEventType
 
 /**
  * The event type of a decoded body. The folder callback's eventType is documented as a default,
- * so a body shaped like one (folderId and assets) without it is taken as one.
+ * so a body without one is taken as a folder callback. Any other non-string eventType becomes its
+ * JSON text: an event type nobody knows, delivered to `onAny` (readWebhook warns about it).
  */
 export function eventTypeOf(body: Record<string, unknown>): string {
   const type = body.eventType
   if (typeof type === 'string' && type !== '') return type
-  if (type === undefined || type === null) {
-    if ('folderId' in body && Array.isArray(body.assets)) return FOLDER_CONTENT_UPDATE
-    throw invalid('The body has no eventType (and is not shaped like a folder-content callback).')
-  }
-  throw invalid('The body has an eventType that is not a string.')
+  if (type === undefined || type === null || type === '') return FOLDER_CONTENT_UPDATE
+  return JSON.stringify(type)
+}
+
+export interface ReadOptions {
+  /**
+   * Refuse a body that differs from the schema this SDK knows (an unknown enum value, a field of
+   * another type) with a `WebhookError` `invalid_payload`, instead of warning. Default false.
+   */
+  strict?: boolean
+  /** `eventTimeMs` when the body has no usable eventTime (epoch ms). Default: now. */
+  receivedAt?: number
+}
+
+export interface ReadWebhook {
+  event: WebhookEvent
+  /** Where the body differs from the schema this SDK knows; empty when it does not. */
+  warnings: SchemaWarning[]
 }
 
 /**
  * Turn a raw callback or webhook body into a typed event. Ids (and any integer beyond 2^53)
  * become exact decimal strings; unknown fields are kept and absent fields stay absent; `eventTime`
  * is kept as sent and added as `eventTimeMs`. An unknown eventType gives an `UnknownWebhookEvent`.
+ * A body that differs from the schema this SDK knows is still returned (see readWebhook).
  *
- * @throws WebhookError `malformed_json` or `invalid_payload` (with the offending fields).
+ * @throws WebhookError `malformed_json` or `invalid_payload` when the body is not a JSON object;
+ *   with `strict`, `invalid_payload` for any difference from the schema.
  */
-export function parseWebhook(body: string | Uint8Array | ArrayBuffer): WebhookEvent {
-  return toEvent(decodeBody(body))
+export function parseWebhook(
+  body: string | Uint8Array | ArrayBuffer,
+  options: ReadOptions = {},
+): WebhookEvent {
+  return readWebhook(decodeBody(body), options).event
 }
 
-/** The typed event of an already decoded body (see parseWebhook). */
-export function toEvent(body: Record<string, unknown>): WebhookEvent {
+/**
+ * The typed event of a decoded body, and where it differs from the schema this SDK knows. An
+ * enum value added by the service is kept (and warned about); a field of another type than
+ * documented makes the event be delivered as sent (ids still exact strings), with a warning for
+ * each such field: the typed view holds except at the paths the warnings name.
+ */
+export function readWebhook(body: Record<string, unknown>, options: ReadOptions = {}): ReadWebhook {
   const eventType = eventTypeOf(body)
+  const warnings: SchemaWarning[] = []
+  if (typeof body.eventType !== 'string' && body.eventType !== undefined && body.eventType !== null) {
+    warnings.push(warning(['eventType'], body.eventType, 'a string'))
+  }
   const input: Record<string, unknown> = { ...body, eventType }
   if (typeof input.eventTime === 'number') input.eventTime = String(input.eventTime)
   if (typeof input.eventId === 'number') input.eventId = String(input.eventId)
   const ms = eventTimeMs(input.eventTime)
-
-  const schema = KNOWN.has(eventType) ? SCHEMAS[eventType as KnownEventType] : undefined
-  if (!schema) {
-    if (ms !== undefined) input.eventTimeMs = ms
-    return input as WebhookEvent
-  }
-  if (ms === undefined) {
-    throw invalid(
-      `${eventType}: eventTime ${JSON.stringify(input.eventTime)} is neither epoch milliseconds nor ISO 8601.`,
+  const known = KNOWN.has(eventType)
+  if (known && ms === undefined && (input.eventTime !== undefined || eventType !== FOLDER_CONTENT_UPDATE)) {
+    warnings.push(
+      warning(
+        ['eventTime'],
+        input.eventTime,
+        'epoch milliseconds or ISO 8601 (eventTimeMs is the time the event was received)',
+      ),
     )
   }
-  const result = schema.safeParse(input)
-  if (!result.success) {
-    const issues = result.error.issues
-      .slice(0, 5)
-      .map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`)
-    throw invalid(`${eventType}: ${issues.join('; ')}${result.error.issues.length > 5 ? '; …' : ''}`)
+  const eventTimeMsOrReceived = ms ?? options.receivedAt ?? Date.now()
+
+  let event: WebhookEvent
+  if (!known) {
+    if (ms !== undefined) input.eventTimeMs = ms
+    event = input as WebhookEvent
+  } else {
+    const result = SCHEMAS[eventType as KnownEventType].safeParse(hideProtoKeys(input))
+    if (result.success) {
+      event = {
+        ...restoreProtoKeys(result.data as object),
+        eventTimeMs: eventTimeMsOrReceived,
+      } as WebhookEvent
+    } else {
+      for (const issue of result.error.issues)
+        warnings.push(warning(issue.path, valueAt(input, issue.path), issue.message))
+      event = { ...input, eventTimeMs: eventTimeMsOrReceived } as WebhookEvent
+    }
+    const warned = new Set(warnings.map((w) => w.path))
+    warnings.push(...unknownValues(eventType, event).filter((w) => !warned.has(w.path)))
   }
-  return { ...(result.data as object), eventTimeMs: ms } as WebhookEvent
+  if (options.strict && warnings.length > 0) throw invalid(`${eventType}: ${describeWarnings(warnings)}`)
+  return { event, warnings }
+}
+
+/** Up to five warnings on one line. */
+export function describeWarnings(warnings: readonly SchemaWarning[]): string {
+  const shown = warnings
+    .slice(0, 5)
+    .map((w) => `${w.path}: ${w.message} (sent ${JSON.stringify(w.value) ?? 'nothing'})`)
+  return `${shown.join('; ')}${warnings.length > 5 ? '; …' : ''}`
 }
 
 function invalid(message: string): WebhookError {

@@ -2,8 +2,9 @@ import type { Logger, Redactor } from '@service-sdk/core'
 import { decodeBody } from './decode.ts'
 import { describeError, WebhookError, WebhookHandlerError } from './errors.ts'
 import type { KnownEventType, WebhookEvent, WebhookEventOf } from './events.ts'
-import { isKnownEventType, toEvent } from './parse.ts'
+import { isKnownEventType, readWebhook } from './parse.ts'
 import type { ClaimedEvent, StoreTransaction, WebhookStore } from './store.ts'
+import { type SchemaWarning, warningLog } from './warnings.ts'
 import {
   createWorker,
   type ProcessingOptions,
@@ -19,6 +20,12 @@ export interface HandlerContext {
   attempt: number
   /** When the receiver stored it (epoch ms). */
   receivedAt: number
+  /**
+   * Where the event differs from the schema this SDK knows (an enum value it does not know, a
+   * field of another type than documented); empty when it does not. The event is delivered
+   * anyway; the fields named here hold what was sent.
+   */
+  warnings: readonly SchemaWarning[]
   /**
    * PostgreSQL only: the transaction that marks this event done. Writes made through it commit
    * together with the done mark after every handler of the event succeeded, or not at all, so a
@@ -51,6 +58,8 @@ export function createProcessor(init: {
   clock: WorkerClock
   logger: Logger
   redact: Redactor
+  /** Dead-letter events that differ from the known schema instead of warning (see `strict`). */
+  strict: boolean
   /** Whether requests are being received right now (the worker yields to them). */
   ingestBusy?: () => boolean
   /** Keep the process alive while processing (a worker process); default false. */
@@ -62,6 +71,7 @@ export function createProcessor(init: {
   const anyHandlers: WebhookHandler[] = []
   const errorHandlers: Array<(error: WebhookError) => void | Promise<void>> = []
   const warnedNoHandler = new Set<string>()
+  const logWarnings = warningLog(logger.warn)
 
   function reportError(error: WebhookError): void {
     for (const handler of errorHandlers) {
@@ -76,7 +86,11 @@ export function createProcessor(init: {
   }
 
   async function runEvent(stored: ClaimedEvent, tools: RunTools): Promise<void> {
-    const event = toEvent(decodeBody(stored.body))
+    const { event, warnings } = readWebhook(decodeBody(stored.body), {
+      strict: init.strict,
+      receivedAt: stored.receivedAt,
+    })
+    if (warnings.length > 0) logWarnings(event.eventType, stored.key, warnings)
     const list = [...(handlers.get(event.eventType) ?? []), ...anyHandlers] as WebhookHandler[]
     if (list.length === 0) {
       if (!warnedNoHandler.has(event.eventType)) {
@@ -91,6 +105,7 @@ export function createProcessor(init: {
       key: stored.key,
       attempt: stored.attempts,
       receivedAt: stored.receivedAt,
+      warnings,
       transaction: tools.transaction,
     }
     // Handlers run side by side; if one fails the event is retried, and every handler runs again.

@@ -323,17 +323,42 @@ describe('processing', () => {
     expect(await receiver.events.get('evt_deleted_1')).toMatchObject({ status: 'done', attempts: 1 })
   })
 
-  it('stores a known event that breaks its schema, and dead-letters it at once with the reason', async () => {
-    const { receiver } = setup()
+  it('delivers a known event that breaks its schema, with warnings on the context, logged once', async () => {
+    const { receiver, lines } = setup()
+    const seen: Array<{ deleteAction: unknown; warnings: unknown }> = []
+    receiver.on('MATERIAL_DELETED', (event, { warnings }) => {
+      seen.push({ deleteAction: event.payload.deleteAction, warnings })
+    })
+    const body = S.deletedPermanent.replace('"deleteAction":"PERMANENT"', '"deleteAction":{"x":1}')
+    expect((await post(receiver, token, body)).status).toBe(200)
+    await post(receiver, token, body.replace('evt_deleted_2', 'evt_deleted_3'))
+    await receiver.drain()
+    expect(seen).toEqual([
+      {
+        deleteAction: { x: 1 },
+        warnings: [
+          { path: 'payload.deleteAction', value: { x: 1 }, message: expect.stringMatching(/string/) },
+        ],
+      },
+      expect.objectContaining({ deleteAction: { x: 1 } }),
+    ])
+    expect(await receiver.events.counts()).toMatchObject({ done: 2, dead: 0 })
+    // Two events, one field and value: one line.
+    expect(lines.filter((l) => l.includes('payload.deleteAction'))).toHaveLength(1)
+  })
+
+  it('with strict, dead-letters a known event that breaks its schema at once, with the reason', async () => {
+    const { receiver } = setup({ strict: true })
     const handler = vi.fn()
     receiver.on('MATERIAL_DELETED', handler)
-    const body = S.deletedPermanent.replace('"deleteAction":"PERMANENT"', '"deleteAction":{"x":1}')
+    receiver.onAny(handler)
+    const body = S.deletedPermanent.replace('"deleteAction":"PERMANENT"', '"deleteAction":"ARCHIVE"')
     expect((await post(receiver, token, body)).status).toBe(200)
     await receiver.drain()
     expect(handler).not.toHaveBeenCalled()
     const [dead] = await receiver.events.list({ status: 'dead' })
     expect(dead).toMatchObject({ attempts: 1 })
-    expect(dead?.lastError).toMatch(/payload\.deleteAction/)
+    expect(dead?.lastError).toMatch(/payload\.deleteAction: a value this SDK does not know.*"ARCHIVE"/)
   })
 
   it('runs an event again when its worker crashed (its lease expired), counting the attempt', async () => {

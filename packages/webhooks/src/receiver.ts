@@ -39,6 +39,12 @@ export interface WebhookReceiverOptions {
          */
         autoStart?: boolean
       })
+  /**
+   * Refuse events that differ from the schema this SDK knows (an enum value added by the service,
+   * a field of another type than documented): they are moved to the dead letters, the difference
+   * in `lastError`, instead of reaching handlers with `context.warnings`. Default false.
+   */
+  strict?: boolean
   /** For tests: the time and randomness the worker uses. */
   clock?: WorkerClock
 }
@@ -129,6 +135,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     clock,
     logger,
     redact,
+    strict: options.strict === true,
     ingestBusy: () => receiving > 0,
   })
   const { worker, reportError } = processor

@@ -14,6 +14,8 @@ export interface RunWorkerOptions {
   /** console, pino or anything with debug/info/warn/error; secrets are redacted. Default: silent. */
   logger?: Partial<Logger>
   processing?: ProcessingOptions
+  /** As the receiver's `strict`: dead-letter events that differ from the known schema. Default false. */
+  strict?: boolean
   /** Strings never to show in logs and errors (the receivers' tokens, if handlers might echo them). */
   secrets?: readonly string[]
   /** For tests: the time and randomness the worker uses. */
@@ -49,6 +51,7 @@ export function runWorker(options: RunWorkerOptions): WebhookWorker {
     clock: options.clock ?? { now: Date.now, random: Math.random },
     logger,
     redact,
+    strict: options.strict === true,
     keepAlive: true,
   })
   for (const [type, handler] of Object.entries(options.handlers ?? {})) {

@@ -138,13 +138,13 @@ describe('events from the simulator', () => {
     const folderEvents = folderRuns.map(
       (r) => r.event as Extract<WebhookEvent, { eventType: 'FOLDER_CONTENT_UPDATE' }>,
     )
-    expect(folderEvents.some((e) => /^\d+$/.test(e.eventTime))).toBe(true)
-    expect(folderEvents.some((e) => e.eventTime.includes('T'))).toBe(true)
+    expect(folderEvents.some((e) => /^\d+$/.test(e.eventTime ?? ''))).toBe(true)
+    expect(folderEvents.some((e) => e.eventTime?.includes('T'))).toBe(true)
     for (const e of folderEvents) expect(Math.abs(e.eventTimeMs - Date.now())).toBeLessThan(3_600_000)
-    expect(folderEvents.flatMap((e) => e.assets).some((a) => a.size === null && a.downloadUrl === null)).toBe(
-      true,
-    )
-    expect(folderEvents.flatMap((e) => e.assets).map((a) => a.id)).toEqual(
+    expect(
+      folderEvents.flatMap((e) => e.assets ?? []).some((a) => a.size === null && a.downloadUrl === null),
+    ).toBe(true)
+    expect(folderEvents.flatMap((e) => e.assets ?? []).map((a) => a.id)).toEqual(
       expect.arrayContaining([hero, banner, logo]),
     )
 

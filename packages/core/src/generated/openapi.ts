@@ -1144,11 +1144,8 @@ export interface components {
             name?: string | null;
             /** @description Download link (permissioned or temporary). */
             downloadUrl?: string | null;
-            /**
-             * @description How the asset arrived: 1 web page, 2 upload, 3 copy.
-             * @enum {integer|null}
-             */
-            source?: 1 | 2 | 3 | null;
+            /** @description How the asset arrived: 1 web page, 2 upload, 3 copy. Other values may appear (the service may add some): receivers keep them. */
+            source?: (1 | 2 | 3 | (number & {})) | null;
             /** @description Related link. */
             link?: string | null;
             /** @description Extension without dot. */
@@ -1252,16 +1249,14 @@ export interface components {
             folderId: components["schemas"]["Id"];
             /**
              * @description When the change happened. Described as ISO 8601 with offset, but the live sample
-             *     carries epoch milliseconds as a string ("1753946835010"): both forms are sent.
+             *     carries epoch milliseconds as a string ("1753946835010"): both forms are sent. The
+             *     table marks it required, yet receivers must tolerate a callback without it.
              */
-            eventTime: string;
-            /**
-             * @description What happened to the assets: ADD added, UPDATE changed, DELETE removed (assets may then carry only identifying fields).
-             * @enum {string}
-             */
-            type: "ADD" | "UPDATE" | "DELETE";
-            /** @description The affected assets. */
-            assets: components["schemas"]["MaterialCallbackAsset"][];
+            eventTime?: string;
+            /** @description What happened to the assets: ADD added, UPDATE changed, DELETE removed (assets may then carry only identifying fields). Other values may appear (the service may add some): receivers keep them. */
+            type: "ADD" | "UPDATE" | "DELETE" | (string & {});
+            /** @description The affected assets; null when the callback carries none (receivers tolerate null fields). */
+            assets: components["schemas"]["MaterialCallbackAsset"][] | null;
             /** @description Owning team id; absent for the personal space (and absent in the live sample). */
             orgId?: components["schemas"]["Id"] | null;
         };
@@ -1325,11 +1320,8 @@ export interface components {
          *     }
          */
         MaterialInboundCompletedPayload: {
-            /**
-             * @description UPLOAD_ASSETS: formal upload. PENDING_INBOUND_CONFIRM: confirmed pending intake.
-             * @enum {string}
-             */
-            source?: "UPLOAD_ASSETS" | "PENDING_INBOUND_CONFIRM";
+            /** @description UPLOAD_ASSETS: formal upload. PENDING_INBOUND_CONFIRM: confirmed pending intake. Other values may appear (the service may add some): receivers keep them. */
+            source?: "UPLOAD_ASSETS" | "PENDING_INBOUND_CONFIRM" | (string & {});
             /** @description User who started the intake. */
             initiatorUserId?: components["schemas"]["Id"];
             /** @description Formal upload only. */
@@ -1564,10 +1556,7 @@ export interface components {
          *     }
          */
         BasicChangePayload: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             changeType: "BASIC";
             materialIds?: components["schemas"]["Id"][];
             materials?: components["schemas"]["BasicChange"][];
@@ -1588,10 +1577,7 @@ export interface components {
          *     }
          */
         ValidityChangePayload: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             changeType: "VALIDITY";
             materialIds?: components["schemas"]["Id"][];
             materials?: components["schemas"]["ValidityChange"][];
@@ -1617,10 +1603,7 @@ export interface components {
          *     }
          */
         TagsChangePayload: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             changeType: "TAGS";
             materialIds?: components["schemas"]["Id"][];
             materials?: components["schemas"]["TagsChange"][];
@@ -1641,10 +1624,7 @@ export interface components {
          *     }
          */
         OwnerChangePayload: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             changeType: "OWNER";
             materialIds?: components["schemas"]["Id"][];
             materials?: components["schemas"]["OwnerChange"][];
@@ -1667,10 +1647,7 @@ export interface components {
          *     }
          */
         MetadataChangePayload: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             changeType: "METADATA";
             materialIds?: components["schemas"]["Id"][];
             materials?: components["schemas"]["MetadataChange"][];
@@ -1698,19 +1675,39 @@ export interface components {
          *     }
          */
         CustomFieldChangePayload: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @constant */
             changeType: "CUSTOM_FIELD";
             materialIds?: components["schemas"]["Id"][];
             materials?: components["schemas"]["CustomFieldChange"][];
         };
         /**
+         * @description MATERIAL_METADATA_UPDATED payload with a changeType not listed here (the service may add
+         *     some): its `materials[]` items are objects whose fields are not shown.
+         * @example {
+         *       "changeType": "STATUS",
+         *       "materialIds": [
+         *         "1951438207513255936"
+         *       ],
+         *       "materials": [
+         *         {
+         *           "status": "ARCHIVED",
+         *           "archivedBy": "ops"
+         *         }
+         *       ]
+         *     }
+         */
+        OtherMetadataChangePayload: {
+            changeType: string;
+            materialIds?: components["schemas"]["Id"][];
+            materials?: Record<string, unknown>[];
+        };
+        /**
          * @description Payload of MATERIAL_METADATA_UPDATED, by changeType: BASIC (name, description, score,
          *     link), VALIDITY (validity period), TAGS, OWNER (ownership transfer), METADATA (custom
          *     metadata values), CUSTOM_FIELD (custom field templates). `materials[]` items hold only the
-         *     fields changed for that changeType (a field is present only when it has a value).
+         *     fields changed for that changeType (a field is present only when it has a value). The
+         *     service may add changeTypes: a payload with another changeType is
+         *     `OtherMetadataChangePayload`, which receivers keep.
          * @example {
          *       "changeType": "OWNER",
          *       "materialIds": [
@@ -1724,7 +1721,7 @@ export interface components {
          *       ]
          *     }
          */
-        MaterialMetadataUpdatedPayload: components["schemas"]["BasicChangePayload"] | components["schemas"]["ValidityChangePayload"] | components["schemas"]["TagsChangePayload"] | components["schemas"]["OwnerChangePayload"] | components["schemas"]["MetadataChangePayload"] | components["schemas"]["CustomFieldChangePayload"];
+        MaterialMetadataUpdatedPayload: components["schemas"]["BasicChangePayload"] | components["schemas"]["ValidityChangePayload"] | components["schemas"]["TagsChangePayload"] | components["schemas"]["OwnerChangePayload"] | components["schemas"]["MetadataChangePayload"] | components["schemas"]["CustomFieldChangePayload"] | components["schemas"]["OtherMetadataChangePayload"];
         /**
          * @description Webhook body of MATERIAL_METADATA_UPDATED.
          * @example {
@@ -1868,13 +1865,13 @@ export interface components {
             payload: components["schemas"]["MaterialMetadataUpdatedPayload"];
         };
         /**
-         * @description ADD: a version was added. SET_COVER: a version was set as the cover. REPLACE_COVER_ON_UPLOAD:
+         * @description Other values may appear (the service may add some): receivers keep them.
+         *     ADD: a version was added. SET_COVER: a version was set as the cover. REPLACE_COVER_ON_UPLOAD:
          *     an upload replaced the cover. REMOVE: a version was removed (then `coverMaterialId` is the
          *     removed version's asset id and `newMaterialId` the newest asset of that version line).
          * @example SET_COVER
-         * @enum {string}
          */
-        VersionAction: "ADD" | "SET_COVER" | "REPLACE_COVER_ON_UPLOAD" | "REMOVE";
+        VersionAction: "ADD" | "SET_COVER" | "REPLACE_COVER_ON_UPLOAD" | "REMOVE" | (string & {});
         /**
          * @description Payload of MATERIAL_VERSION_CHANGED. Absent fields have no value.
          * @example {
@@ -1892,11 +1889,8 @@ export interface components {
             action?: components["schemas"]["VersionAction"];
             /** @description The asset version concerned (optional; its type is not shown by the interface). */
             version?: unknown;
-            /**
-             * @description For REMOVE (optional): ADD removed and added to the current folder; DELETE removed and sent to the recycle bin.
-             * @enum {string}
-             */
-            removeType?: "ADD" | "DELETE";
+            /** @description Other values may appear: receivers keep them. For REMOVE (optional): ADD removed and added to the current folder; DELETE removed and sent to the recycle bin. */
+            removeType?: "ADD" | "DELETE" | (string & {});
             /** @description Optional; whether the version group was dissolved. */
             versionGroupDissolved?: boolean;
         };
@@ -1981,11 +1975,8 @@ export interface components {
          */
         MaterialDeletedPayload: {
             materialIds?: components["schemas"]["Id"][];
-            /**
-             * @description RECYCLE: first removal, into the recycle bin. PERMANENT: permanent cleanup after recycling.
-             * @enum {string}
-             */
-            deleteAction?: "RECYCLE" | "PERMANENT";
+            /** @description RECYCLE: first removal, into the recycle bin. PERMANENT: permanent cleanup after recycling. Other values may appear (the service may add some): receivers keep them. */
+            deleteAction?: "RECYCLE" | "PERMANENT" | (string & {});
             /** @description Optional; folders deleted in the same batch. */
             folderIds?: components["schemas"]["Id"][];
             /** @description Snapshot before deletion. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { eventTimeSchema } from './event-time.ts'
 import { idSchema } from './ids.ts'
+import { openEnum } from './open-enum.ts'
 
 /** Drops the given fields when they are null, leaving anything else as it is. */
 function withoutNull(fields: Iterable<string>) {
@@ -36,6 +37,20 @@ function event<T extends string, P extends z.ZodType>(eventType: T, payload: P) 
   })
 }
 
+// The known values of each open enum (the service may send others; they are kept).
+export const INBOUND_SOURCES = ['UPLOAD_ASSETS', 'PENDING_INBOUND_CONFIRM'] as const
+export const METADATA_CHANGE_TYPES = [
+  'BASIC',
+  'VALIDITY',
+  'TAGS',
+  'OWNER',
+  'METADATA',
+  'CUSTOM_FIELD',
+] as const
+export const VERSION_ACTIONS = ['ADD', 'SET_COVER', 'REPLACE_COVER_ON_UPLOAD', 'REMOVE'] as const
+export const VERSION_REMOVE_TYPES = ['ADD', 'DELETE'] as const
+export const DELETE_ACTIONS = ['RECYCLE', 'PERMANENT'] as const
+
 // ---------------------------------------------------------------- MATERIAL_INBOUND_COMPLETED
 
 export const inboundUploadResultSchema = payloadObject({
@@ -49,7 +64,7 @@ export const inboundUploadResultSchema = payloadObject({
 })
 
 export const materialInboundCompletedPayloadSchema = payloadObject({
-  source: z.enum(['UPLOAD_ASSETS', 'PENDING_INBOUND_CONFIRM']).exactOptional(),
+  source: openEnum(INBOUND_SOURCES).exactOptional(),
   initiatorUserId: idSchema.exactOptional(),
   uploadResults: z.array(inboundUploadResultSchema).exactOptional(),
   materialIds: ids,
@@ -122,18 +137,56 @@ function metadataVariant<T extends string, I extends z.ZodType>(changeType: T, i
   })
 }
 
-/** The MATERIAL_METADATA_UPDATED payload; `materials[]` items are typed by `changeType`. */
+const knownMetadataPayloadSchema = z.discriminatedUnion('changeType', [
+  metadataVariant('BASIC', basicChangeSchema),
+  metadataVariant('VALIDITY', validityChangeSchema),
+  metadataVariant('TAGS', tagsChangeSchema),
+  metadataVariant('OWNER', ownerChangeSchema),
+  metadataVariant('METADATA', metadataChangeSchema),
+  metadataVariant('CUSTOM_FIELD', customFieldChangeSchema),
+])
+
+/** A payload whose changeType this SDK does not know (the service added one): items kept as sent. */
+export const otherMetadataChangePayloadSchema = z.looseObject({
+  changeType: z.string(),
+  materialIds: ids,
+  materials: z.array(z.record(z.string(), z.unknown())).exactOptional(),
+})
+
+// Declared, not inferred: the known payloads fit the catch-all's shape, and an inferred union
+// would be reduced to the catch-all alone.
+type KnownMetadataPayload = z.output<typeof knownMetadataPayloadSchema>
+type OtherMetadataPayload = z.output<typeof otherMetadataChangePayloadSchema>
+
+const KNOWN_CHANGE_TYPES: ReadonlySet<unknown> = new Set(METADATA_CHANGE_TYPES)
+
+/**
+ * The MATERIAL_METADATA_UPDATED payload; `materials[]` items are typed by `changeType`. Another
+ * changeType gives an `OtherMetadataChangePayload` (narrow with `isKnownChangeType`). Dispatched
+ * by hand rather than with a union, so that an item of the wrong shape for a known changeType is
+ * reported where it is, instead of falling through to the catch-all.
+ */
 export const materialMetadataUpdatedPayloadSchema = z.preprocess(
   withoutNull(['materialIds', 'materials']),
-  z.discriminatedUnion('changeType', [
-    metadataVariant('BASIC', basicChangeSchema),
-    metadataVariant('VALIDITY', validityChangeSchema),
-    metadataVariant('TAGS', tagsChangeSchema),
-    metadataVariant('OWNER', ownerChangeSchema),
-    metadataVariant('METADATA', metadataChangeSchema),
-    metadataVariant('CUSTOM_FIELD', customFieldChangeSchema),
-  ]),
+  z
+    .looseObject({ changeType: z.string() })
+    .transform((payload, ctx): KnownMetadataPayload | OtherMetadataPayload => {
+      const result = KNOWN_CHANGE_TYPES.has(payload.changeType)
+        ? knownMetadataPayloadSchema.safeParse(payload)
+        : otherMetadataChangePayloadSchema.safeParse(payload)
+      if (result.success) return result.data
+      // The inner issues keep their paths (the parent prefixes `payload`).
+      for (const issue of result.error.issues) ctx.addIssue(issue as never)
+      return z.NEVER
+    }),
 )
+
+type MetadataPayload = z.output<typeof materialMetadataUpdatedPayloadSchema>
+
+/** Whether a MATERIAL_METADATA_UPDATED payload has a known changeType (`switch (payload.changeType)` then narrows). */
+export function isKnownChangeType(payload: MetadataPayload): payload is KnownMetadataPayload {
+  return KNOWN_CHANGE_TYPES.has(payload.changeType)
+}
 
 export const materialMetadataUpdatedEventSchema = event(
   'MATERIAL_METADATA_UPDATED',
@@ -142,14 +195,14 @@ export const materialMetadataUpdatedEventSchema = event(
 
 // ---------------------------------------------------------------- MATERIAL_VERSION_CHANGED
 
-export const versionActionSchema = z.enum(['ADD', 'SET_COVER', 'REPLACE_COVER_ON_UPLOAD', 'REMOVE'])
+export const versionActionSchema = openEnum(VERSION_ACTIONS)
 
 export const materialVersionChangedPayloadSchema = payloadObject({
   coverMaterialId: idSchema.exactOptional(),
   newMaterialId: idSchema.exactOptional(),
   action: versionActionSchema.exactOptional(),
   version: z.unknown().exactOptional(),
-  removeType: z.enum(['ADD', 'DELETE']).exactOptional(),
+  removeType: openEnum(VERSION_REMOVE_TYPES).exactOptional(),
   versionGroupDissolved: flag,
 })
 
@@ -174,7 +227,7 @@ export const deletedMaterialSnapshotSchema = payloadObject({
 
 export const materialDeletedPayloadSchema = payloadObject({
   materialIds: ids,
-  deleteAction: z.enum(['RECYCLE', 'PERMANENT']).exactOptional(),
+  deleteAction: openEnum(DELETE_ACTIONS).exactOptional(),
   folderIds: ids,
   materials: z.array(deletedMaterialSnapshotSchema).exactOptional(),
 })

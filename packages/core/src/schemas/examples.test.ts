@@ -80,6 +80,10 @@ const ZOD: Record<string, z.ZodType> = {
   OwnerChangePayload: metadataVariant('OWNER'),
   MetadataChangePayload: metadataVariant('METADATA'),
   CustomFieldChangePayload: metadataVariant('CUSTOM_FIELD'),
+  OtherMetadataChangePayload: S.otherMetadataChangePayloadSchema.refine(
+    (p) => !S.isKnownChangeType(p as never),
+    'changeType must be one the SDK does not type',
+  ),
   MaterialMetadataUpdatedPayload: S.materialMetadataUpdatedPayloadSchema,
   MaterialMetadataUpdatedEvent: S.materialMetadataUpdatedEventSchema,
   VersionAction: S.versionActionSchema,
@@ -215,8 +219,8 @@ describe('spec examples', () => {
     const sample = examples.find((e) => e.schema === 'FolderContentCallback')
     const parsed = S.folderContentCallbackSchema.parse(sample?.value)
     expect(parsed.folderId).toBe('1949870453162360832')
-    expect(parsed.assets[0]?.id).toBe('1951438207513255936')
-    expect(parsed.assets[0]?.userId).toBe('1673603133161799680')
+    expect(parsed.assets?.[0]?.id).toBe('1951438207513255936')
+    expect(parsed.assets?.[0]?.userId).toBe('1673603133161799680')
     expect(parsed.eventTime).toBe('1753946835010')
     expect(parsed.orgId).toBeUndefined()
   })

@@ -1,7 +1,12 @@
 import { z } from 'zod'
 import { eventTimeSchema } from './event-time.ts'
 import { idSchema } from './ids.ts'
+import { openCode, openEnum } from './open-enum.ts'
 import { folderEventTypeSchema } from './subscriptions.ts'
+
+/** The known values of the callback's `type` and of an asset's `source` (others are kept). */
+export const FOLDER_CHANGE_TYPES = ['ADD', 'UPDATE', 'DELETE'] as const
+export const ASSET_SOURCES = [1, 2, 3] as const
 
 // Real callbacks carry nulls in any field, and DELETE assets may carry only their id.
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().exactOptional()
@@ -16,7 +21,7 @@ export const materialCallbackAssetSchema = z.looseObject({
   userId: nullable(idSchema),
   name: nullable(z.string()),
   downloadUrl: nullable(z.string()),
-  source: nullable(z.literal([1, 2, 3])),
+  source: nullable(openCode(ASSET_SOURCES)),
   link: nullable(z.string()),
   extension: nullable(z.string()),
   duration: nullable(z.number()),
@@ -28,12 +33,15 @@ export const materialCallbackAssetSchema = z.looseObject({
   createUser: nullable(idSchema),
 })
 
-/** Body of the folder-content callback. `eventTime` may be ISO 8601 or epoch-ms digits. */
+/**
+ * Body of the folder-content callback. `eventTime` may be ISO 8601 or epoch-ms digits, or absent;
+ * `assets` may be null; `type` and assets' `source` may hold values added since.
+ */
 export const folderContentCallbackSchema = z.looseObject({
   eventType: folderEventTypeSchema,
   folderId: idSchema,
-  eventTime: eventTimeSchema,
-  type: z.enum(['ADD', 'UPDATE', 'DELETE']),
-  assets: z.array(materialCallbackAssetSchema),
+  eventTime: eventTimeSchema.exactOptional(),
+  type: openEnum(FOLDER_CHANGE_TYPES),
+  assets: z.array(materialCallbackAssetSchema).nullable(),
   orgId: nullable(idSchema),
 })

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, test } from 'vitest'
 import type { z } from 'zod'
 import type * as T from '../types.ts'
+import { isKnownChangeType } from './asset-events.ts'
 import type * as S from './index.ts'
 
 // Each schema's output must fit the generated type it mirrors, and the generated type must fit
@@ -107,5 +108,36 @@ describe('callbacks and webhooks', () => {
     expectTypeOf<T.MetadataChangeType>().toEqualTypeOf<
       'BASIC' | 'VALIDITY' | 'TAGS' | 'OWNER' | 'METADATA' | 'CUSTOM_FIELD'
     >()
+  })
+})
+
+describe('open enums', () => {
+  test('known values stay literal types, other strings and codes are accepted', () => {
+    type DeleteAction = Exclude<Out<typeof S.materialDeletedPayloadSchema>['deleteAction'], undefined>
+    expectTypeOf<DeleteAction>().toEqualTypeOf<S.OpenEnum<'RECYCLE' | 'PERMANENT'>>()
+    expectTypeOf<'RECYCLE'>().toExtend<DeleteAction>()
+    expectTypeOf<'ARCHIVE'>().toExtend<DeleteAction>()
+    // The literals are not absorbed into `string`: editors still offer the known values.
+    expectTypeOf<Extract<DeleteAction, 'RECYCLE'>>().toEqualTypeOf<'RECYCLE'>()
+    expectTypeOf<T.VersionAction>().toEqualTypeOf<S.OpenEnum<(typeof S.VERSION_ACTIONS)[number]>>()
+    type Folder = Out<typeof S.folderContentCallbackSchema>
+    expectTypeOf<'MOVE'>().toExtend<Folder['type']>()
+    expectTypeOf<null>().toExtend<Folder['assets']>()
+    expectTypeOf<undefined>().toExtend<Folder['eventTime']>()
+    type Source = Out<typeof S.materialCallbackAssetSchema>['source']
+    expectTypeOf<4>().toExtend<Source>()
+    expectTypeOf<Source>().toEqualTypeOf<S.OpenEnum<1 | 2 | 3> | null | undefined>()
+  })
+  test('isKnownChangeType narrows a metadata payload so that changeType narrows its items', () => {
+    const payload = {} as Out<typeof S.materialMetadataUpdatedPayloadSchema>
+    if (isKnownChangeType(payload)) {
+      expectTypeOf(payload.changeType).toEqualTypeOf<T.MetadataChangeType>()
+      if (payload.changeType === 'OWNER') {
+        expectTypeOf(payload.materials).toExtend<T.OwnerChange[] | undefined>()
+      }
+    } else {
+      expectTypeOf(payload.changeType).toEqualTypeOf<string>()
+      expectTypeOf(payload.materials).toEqualTypeOf<Array<Record<string, unknown>> | undefined>()
+    }
   })
 })

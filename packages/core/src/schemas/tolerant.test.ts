@@ -2,8 +2,11 @@ import { describe, expect, test } from 'vitest'
 import {
   assetEventSchema,
   folderContentCallbackSchema,
+  isKnownChangeType,
   materialDeletedEventSchema,
+  materialInboundCompletedEventSchema,
   materialMetadataUpdatedEventSchema,
+  materialVersionChangedEventSchema,
   orgSpaceSchema,
   teamMemberSchema,
 } from './index.ts'
@@ -60,7 +63,7 @@ describe('folder-content callback', () => {
     const parsed = folderContentCallbackSchema.parse(body)
     expect(parsed.eventTime).toBe('1753946835010')
     expect(parsed.newTopLevelField).toEqual({ x: 1 })
-    expect(parsed.assets[0]).toMatchObject({ downloadUrl: null, size: null, extra: true })
+    expect(parsed.assets?.[0]).toMatchObject({ downloadUrl: null, size: null, extra: true })
     expect('orgId' in parsed).toBe(false)
   })
 
@@ -74,6 +77,74 @@ describe('folder-content callback', () => {
       orgId: null,
     })
     expect(parsed.assets).toEqual([{ id: '1' }, { id: '2' }])
+  })
+})
+
+describe('open enums: values added by the service are kept, not refused', () => {
+  const event = (eventType: string, payload: unknown) => ({
+    eventId: 'e',
+    eventType,
+    eventTime: '1',
+    payload,
+  })
+
+  test('in each asset event', () => {
+    expect(
+      materialDeletedEventSchema.parse(event('MATERIAL_DELETED', { deleteAction: 'ARCHIVE' })).payload
+        .deleteAction,
+    ).toBe('ARCHIVE')
+    const version = materialVersionChangedEventSchema.parse(
+      event('MATERIAL_VERSION_CHANGED', { action: 'MERGE', removeType: 'KEEP' }),
+    )
+    expect(version.payload).toEqual({ action: 'MERGE', removeType: 'KEEP' })
+    expect(
+      materialInboundCompletedEventSchema.parse(event('MATERIAL_INBOUND_COMPLETED', { source: 'API_IMPORT' }))
+        .payload.source,
+    ).toBe('API_IMPORT')
+  })
+
+  test('a changeType the SDK does not know keeps its items as sent', () => {
+    const parsed = materialMetadataUpdatedEventSchema.parse(
+      event('MATERIAL_METADATA_UPDATED', {
+        changeType: 'STATUS',
+        materialIds: ['9'],
+        materials: [{ materialId: '9', status: 'ARCHIVED' }],
+      }),
+    )
+    expect(parsed.payload).toEqual({
+      changeType: 'STATUS',
+      materialIds: ['9'],
+      materials: [{ materialId: '9', status: 'ARCHIVED' }],
+    })
+    expect(isKnownChangeType(parsed.payload)).toBe(false)
+  })
+
+  test('in the folder callback: type, asset source, null assets, no eventTime', () => {
+    const parsed = folderContentCallbackSchema.parse({
+      eventType: 'FOLDER_CONTENT_UPDATE',
+      folderId: '12',
+      type: 'MOVE',
+      assets: [{ id: '1', source: 4 }],
+    })
+    expect(parsed).toEqual({
+      eventType: 'FOLDER_CONTENT_UPDATE',
+      folderId: '12',
+      type: 'MOVE',
+      assets: [{ id: '1', source: 4 }],
+    })
+    const empty = folderContentCallbackSchema.parse({
+      eventType: 'FOLDER_CONTENT_UPDATE',
+      folderId: '12',
+      eventTime: '1',
+      type: 'DELETE',
+      assets: null,
+    })
+    expect(empty.assets).toBeNull()
+  })
+
+  test('a value of the wrong JSON type is still refused, saying where', () => {
+    const result = materialDeletedEventSchema.safeParse(event('MATERIAL_DELETED', { deleteAction: 42 }))
+    expect(result.error?.issues[0]?.path).toEqual(['payload', 'deleteAction'])
   })
 })
 
@@ -122,14 +193,15 @@ describe('asset events', () => {
       changeType: 'OWNER',
       materials: [{ materialId: '9', ownerUserId: '10' }],
     })
-    // An item of the wrong shape for its changeType is refused.
+    // An item of the wrong shape for its changeType is refused, where it is (not read as an
+    // unknown changeType).
     const wrong = materialMetadataUpdatedEventSchema.safeParse({
       eventId: 'e4',
       eventType: 'MATERIAL_METADATA_UPDATED',
       eventTime: '1',
       payload: { changeType: 'TAGS', materials: [{ tagIds: 'a,b' }] },
     })
-    expect(wrong.success).toBe(false)
+    expect(wrong.error?.issues.map((i) => i.path)).toEqual([['payload', 'materials', 0, 'tagIds']])
   })
 
   test('the union dispatches on eventType and refuses unknown codes', () => {

@@ -1,0 +1,46 @@
+import type { KnownMetadataChangePayload, OpenEnum } from '@service-sdk/core'
+import { isKnownChangeType } from '@service-sdk/core'
+import { describe, expectTypeOf, test } from 'vitest'
+import type { WebhookEventOf } from './events.ts'
+import type { HandlerContext } from './receiver.ts'
+import type { SchemaWarning } from './warnings.ts'
+
+describe('handler types: known values typed, unknown ones accepted', () => {
+  test('open enums keep their known literals and accept other values', () => {
+    type Deleted = WebhookEventOf<'MATERIAL_DELETED'>
+    expectTypeOf<Deleted['payload']['deleteAction']>().toEqualTypeOf<
+      OpenEnum<'RECYCLE' | 'PERMANENT'> | undefined
+    >()
+    expectTypeOf<'ARCHIVE'>().toExtend<Deleted['payload']['deleteAction']>()
+    type Version = WebhookEventOf<'MATERIAL_VERSION_CHANGED'>['payload']
+    expectTypeOf<'MERGE'>().toExtend<Version['action']>()
+    expectTypeOf<'REMOVE'>().toExtend<Version['action']>()
+    expectTypeOf<'API_IMPORT'>().toExtend<WebhookEventOf<'MATERIAL_INBOUND_COMPLETED'>['payload']['source']>()
+  })
+
+  test('the folder callback: other types and sources, null assets, optional eventTime', () => {
+    type Folder = WebhookEventOf<'FOLDER_CONTENT_UPDATE'>
+    expectTypeOf<'MOVE'>().toExtend<Folder['type']>()
+    expectTypeOf<Folder['assets']>().toExtend<unknown[] | null>()
+    expectTypeOf<null>().toExtend<Folder['assets']>()
+    expectTypeOf<4>().toExtend<NonNullable<Folder['assets']>[number]['source']>()
+    expectTypeOf<Folder['eventTime']>().toEqualTypeOf<string | undefined>()
+    expectTypeOf<Folder['eventTimeMs']>().toEqualTypeOf<number>()
+  })
+
+  test('metadata: isKnownChangeType narrows, then changeType narrows the items', () => {
+    const payload = {} as WebhookEventOf<'MATERIAL_METADATA_UPDATED'>['payload']
+    if (isKnownChangeType(payload)) {
+      expectTypeOf(payload).toExtend<KnownMetadataChangePayload>()
+      if (payload.changeType === 'TAGS') {
+        expectTypeOf(payload.materials).toExtend<Array<{ tagIds?: string[] }> | undefined>()
+      }
+    } else {
+      expectTypeOf(payload.changeType).toEqualTypeOf<string>()
+    }
+  })
+
+  test('handlers get the warnings', () => {
+    expectTypeOf<HandlerContext['warnings']>().toEqualTypeOf<readonly SchemaWarning[]>()
+  })
+})
