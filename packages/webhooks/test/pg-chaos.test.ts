@@ -26,7 +26,8 @@ const schema = `webhooks_chaos_${randomBytes(6).toString('hex')}`
 const admin = new pg.Pool({ connectionString: postgres.url, max: 2 })
 const children = new Set<ChildProcess>()
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   if (postgres.available) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
   await admin.end()
   rmSync(dir, { recursive: true, force: true })
@@ -72,8 +73,15 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     const receivers: Array<{ child: ChildProcess; port: number }> = []
     const startReceiver = () =>
       new Promise<void>((resolve, reject) => {
-        const child = watch(node([join(FIXTURES, 'pg-receiver.ts'), url.href, schema, table, token]), 'receiver')
+        const child = watch(
+          node([join(FIXTURES, 'pg-receiver.ts'), url.href, schema, table, token]),
+          'receiver',
+        )
         let out = ''
+        let err = ''
+        child.stderr!.on('data', (chunk: Buffer) => {
+          err += chunk.toString()
+        })
         child.stdout!.on('data', (chunk: Buffer) => {
           out += chunk.toString()
           const port = /listening (\d+)/.exec(out)?.[1]
@@ -83,7 +91,8 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
           }
         })
         child.once('exit', () => {
-          if (!killed.has(child.pid!)) reject(new Error('receiver exited before listening'))
+          if (!killed.has(child.pid!))
+            reject(new Error(`receiver exited before listening: ${err.slice(-2000)}`))
         })
       })
     const workers: ChildProcess[] = []
@@ -186,7 +195,8 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
       }
     })()
     const progress = setInterval(() => {
-      if (process.env.CHAOS_DEBUG) console.info(`sent ${next}, acked ${acked.size}, faults ${faults.length}, killed ${killed.size}`)
+      if (process.env.CHAOS_DEBUG)
+        console.info(`sent ${next}, acked ${acked.size}, faults ${faults.length}, killed ${killed.size}`)
     }, 2_000)
     await Promise.all(Array.from({ length: SENDERS }, sender))
     clearInterval(progress)
@@ -198,7 +208,9 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     const deadline = Date.now() + 45_000
     let counts: Record<string, number> = {}
     for (;;) {
-      const { rows } = await admin.query(`SELECT status, count(*)::int AS n FROM "${schema}".${table} GROUP BY status`)
+      const { rows } = await admin.query(
+        `SELECT status, count(*)::int AS n FROM "${schema}".${table} GROUP BY status`,
+      )
       counts = Object.fromEntries(rows.map((r) => [r.status, r.n]))
       if (process.env.CHAOS_DEBUG) console.info(counts)
       if (!counts.pending && !counts.processing) break

@@ -1,5 +1,5 @@
-import { createServer, type Socket, connect as tcpConnect } from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { createServer, type Socket, connect as tcpConnect } from 'node:net'
 
 /**
  * A TCP proxy between processes and PostgreSQL, for fault injection: `cut()` ends every
@@ -63,7 +63,7 @@ export async function tcpProxy(target: { host: string; port: number }) {
     blackHole(ms: number): void {
       dropUntil = Date.now() + ms
       setTimeout(() => {
-        for (const link of links) if (link.broken) (link.a.destroy(), link.b.destroy())
+        for (const link of links) if (link.broken) link.a.destroy(), link.b.destroy()
       }, ms).unref()
     },
     async close(): Promise<void> {

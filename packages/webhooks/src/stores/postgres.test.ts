@@ -121,7 +121,8 @@ describe.skipIf(!postgres.available)('postgresStore through the database faults'
        WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = $1`,
       [t],
     )
-  const urlFor = (t: string) => `${postgres.url}${postgres.url.includes('?') ? '&' : '?'}application_name=${t}`
+  const urlFor = (t: string) =>
+    `${postgres.url}${postgres.url.includes('?') ? '&' : '?'}application_name=${t}`
 
   it('keeps running when the server ends its pooled and listening connections, and recovers', async () => {
     const t = table()
@@ -134,7 +135,12 @@ describe.skipIf(!postgres.available)('postgresStore through the database faults'
     expect((await terminate(t)).rowCount).toBeGreaterThanOrEqual(2)
     await new Promise((resolve) => setTimeout(resolve, 100))
     await store.insert({ key: 'after', eventType: 'X', body: '{}', receivedAt: 2 }).catch(() => undefined)
-    await expect.poll(async () => (await store.insert({ key: 'after2', eventType: 'X', body: '{}', receivedAt: 3 })) !== undefined).toBe(true)
+    await expect
+      .poll(
+        async () =>
+          (await store.insert({ key: 'after2', eventType: 'X', body: '{}', receivedAt: 3 })) !== undefined,
+      )
+      .toBe(true)
     const woken = wakes
     // The listener comes back by itself, and is woken by inserts again.
     await expect
