@@ -63,7 +63,11 @@ export async function tcpProxy(target: { host: string; port: number }) {
     blackHole(ms: number): void {
       dropUntil = Date.now() + ms
       setTimeout(() => {
-        for (const link of links) if (link.broken) link.a.destroy(), link.b.destroy()
+        for (const link of links) {
+          if (!link.broken) continue
+          link.a.destroy()
+          link.b.destroy()
+        }
       }, ms).unref()
     },
     async close(): Promise<void> {
