@@ -17,6 +17,16 @@ afterAll(async () => {
   await admin.end()
 })
 
+describe('postgresStore options', () => {
+  it('refuses a timeout or pool size that is not a positive number, before connecting', () => {
+    for (const bad of [{ statementTimeoutMs: 0 }, { connectTimeoutMs: -1 }, { max: Number.NaN }]) {
+      expect(() => postgresStore('postgres://127.0.0.1:1/none', bad)).toThrow(
+        expect.objectContaining({ code: 'invalid_options' }),
+      )
+    }
+  })
+})
+
 describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
   storeContract('postgresStore from a URL', async () =>
     postgresStore(postgres.url, { schema, table: table() }),

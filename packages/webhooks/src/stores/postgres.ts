@@ -41,6 +41,13 @@ export function postgresStore(
   poolOrUrl: PgQueryable | string,
   options: PostgresStoreOptions = {},
 ): WebhookStore {
+  for (const option of ['max', 'statementTimeoutMs', 'connectTimeoutMs'] as const) {
+    const value = options[option]
+    if (value !== undefined && !(Number.isFinite(value) && value > 0))
+      throw new WebhookError(`postgresStore: ${option} must be a positive number.`, {
+        code: 'invalid_options',
+      })
+  }
   const table = checkTableName(options.table ?? 'webhook_events')
   const schema = options.schema === undefined ? undefined : checkTableName(options.schema)
   const name = schema ? `"${schema}"."${table}"` : `"${table}"`
