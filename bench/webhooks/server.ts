@@ -1,18 +1,24 @@
 /**
  * The server under load, in its own process: `receiver` (the SDK's receiver, SQLite store with
- * synchronous FULL, a no-op handler, processing on) or `noop` (a Hono handler that reads the body
- * and answers 200). Both on Hono + @hono/node-server. Prints `listening <port>`.
+ * synchronous FULL, a no-op handler, processing on), `pg` (an ingest-only receiver on
+ * postgresStore: `server.ts pg <token> <url> <schema>`) or `noop` (a Hono handler that reads the
+ * body and answers 200). All on Hono + @hono/node-server. Prints `listening <port>`.
  */
 import { mkdtempSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { serve } from '@hono/node-server'
-import { createWebhookReceiver, sqliteStore } from '@service-sdk/webhooks'
+import { createWebhookReceiver, postgresStore, sqliteStore } from '@service-sdk/webhooks'
 import { webhooksHono } from '@service-sdk/webhooks/hono'
 import { Hono } from 'hono'
 
-const [mode, token] = process.argv.slice(2) as ['receiver' | 'noop', string]
+const [mode, token, pgUrl, pgSchema] = process.argv.slice(2) as [
+  'receiver' | 'pg' | 'noop',
+  string,
+  string,
+  string,
+]
 const app = new Hono()
 // CPU time is what contention on a shared machine distorts least: the bench divides it by requests.
 app.get('/cpu', (c) => {
@@ -31,6 +37,14 @@ if (mode === 'receiver') {
     processing: { autoStart: process.env.BENCH_PROCESSING !== '0' },
   })
   receiver.onAny(() => {})
+  app.get('/status', async (c) => c.json(await receiver.events.counts()))
+  app.post('/webhooks/:token', webhooksHono(receiver))
+} else if (mode === 'pg') {
+  const receiver = createWebhookReceiver({
+    token,
+    store: postgresStore(pgUrl, { schema: pgSchema }),
+    processing: false,
+  })
   app.get('/status', async (c) => c.json(await receiver.events.counts()))
   app.post('/webhooks/:token', webhooksHono(receiver))
 } else {

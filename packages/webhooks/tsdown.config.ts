@@ -2,7 +2,7 @@ import { defineConfig } from 'tsdown'
 
 export default defineConfig({
   // One entry per subpath export: adapters and the test double stay out of the main bundle.
-  entry: ['src/index.ts', 'src/hono.ts', 'src/node.ts', 'src/testing.ts'],
+  entry: ['src/index.ts', 'src/hono.ts', 'src/node.ts', 'src/testing.ts', 'src/worker-cli.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   platform: 'node',

@@ -13,15 +13,16 @@ export type {
   WebhookEventOf,
 } from './events.ts'
 export { isKnownEvent, parseWebhook } from './parse.ts'
+export type { HandlerContext, WebhookHandler, WebhookHandlers } from './processor.ts'
+export type { Readiness } from './readiness.ts'
 export {
   createWebhookReceiver,
   type Delivery,
-  type HandlerContext,
   type Receipt,
-  type WebhookHandler,
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './receiver.ts'
+export { type RunWorkerOptions, runWorker, type WebhookWorker } from './run-worker.ts'
 export type {
   ClaimedEvent,
   ClaimOptions,
@@ -32,9 +33,15 @@ export type {
   RequeueOptions,
   Settlement,
   StoredEvent,
+  StoreTransaction,
   WebhookStore,
 } from './store.ts'
-export { type PgQueryable, type PostgresStoreOptions, postgresStore } from './stores/postgres.ts'
+export {
+  type PgClient,
+  type PgQueryable,
+  type PostgresStoreOptions,
+  postgresStore,
+} from './stores/postgres.ts'
 export { type SqliteStoreOptions, sqliteStore } from './stores/sqlite.ts'
 export { generateWebhookToken } from './token.ts'
 export type { ProcessingOptions } from './worker.ts'

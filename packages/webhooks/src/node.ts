@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { WebhookError } from './errors.ts'
 import { type FrameworkRequest, nodeDelivery } from './node-body.ts'
 import type { WebhookReceiver } from './receiver.ts'
 
@@ -7,6 +8,16 @@ export type NodeWebhookHandler = (
   res: ServerResponse,
   next?: (error?: unknown) => void,
 ) => Promise<void>
+
+export interface NodeWebhookOptions {
+  /**
+   * The path the token follows: only `<path>/<token>` is served; other URLs are answered 404 (or
+   * passed to `next()` in Express), even when their last segment is the token. Default: `/webhooks`
+   * as a `node:http` listener; in Express (a `next` is passed) the route decides unless `path` is
+   * given (then it is compared with the full `originalUrl`).
+   */
+  path?: string
+}
 
 /**
  * A `node:http` request listener that is also Express (and Connect) middleware:
@@ -18,10 +29,21 @@ export type NodeWebhookHandler = (
  * would consume the stream and round large ids); `express.raw({ type: 'application/json' })`
  * before it is fine, its Buffer is used.
  */
-export function webhooksNode(receiver: WebhookReceiver): NodeWebhookHandler {
+export function webhooksNode(
+  receiver: WebhookReceiver,
+  options: NodeWebhookOptions = {},
+): NodeWebhookHandler {
+  const path = options.path === undefined ? undefined : normalizedPath(options.path)
   return async (req, res, next) => {
     try {
-      const receipt = await receiver.receive(nodeDelivery(req as FrameworkRequest))
+      const delivery = nodeDelivery(req as FrameworkRequest)
+      const expected = path ?? (next ? undefined : '/webhooks')
+      if (expected !== undefined && parentPath(delivery.url) !== expected) {
+        if (next) next()
+        else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found')
+        return
+      }
+      const receipt = await receiver.receive(delivery)
       if (res.headersSent) return
       res.writeHead(receipt.status, receipt.headers)
       res.end(receipt.body)
@@ -30,4 +52,19 @@ export function webhooksNode(receiver: WebhookReceiver): NodeWebhookHandler {
       else if (!res.headersSent) res.writeHead(500).end()
     }
   }
+}
+
+function normalizedPath(path: string): string {
+  if (typeof path !== 'string' || !path.startsWith('/') || /[?#]/.test(path))
+    throw new WebhookError('webhooksNode: `path` must start with / and hold no query (e.g. "/webhooks").', {
+      code: 'invalid_options',
+    })
+  return path.replace(/\/+$/, '')
+}
+
+/** The path without its last segment (the token), and without a trailing slash or query. */
+function parentPath(url: string): string {
+  const q = url.search(/[?#]/)
+  const pathname = (q === -1 ? url : url.slice(0, q)).replace(/\/$/, '')
+  return pathname.slice(0, pathname.lastIndexOf('/'))
 }

@@ -517,3 +517,77 @@ describe('processing', () => {
     expect(lines.some((l) => l.includes('onError handler failed'))).toBe(true)
   })
 })
+
+describe('store failures and secrets', () => {
+  it('redacts the token from a store_unavailable error (message, toJSON, stack, cause) and from logs', async () => {
+    const inner = memoryStoreForTests()
+    const leaky = () => Promise.reject(new Error(`connection to /webhooks/${token} reset`))
+    const store: WebhookStore = { ...inner, insert: leaky, claim: leaky }
+    const { receiver, lines } = setup({ store })
+    const errors: WebhookError[] = []
+    receiver.onError((error) => void errors.push(error))
+    expect((await post(receiver, token, S.deletedRecycle)).status).toBe(503)
+    receiver.start()
+    await vi.waitFor(() => expect(errors).toHaveLength(2))
+    await receiver.stop()
+    for (const error of errors) {
+      expect(error.code).toBe('store_unavailable')
+      const seen = [
+        error.message,
+        JSON.stringify(error),
+        error.stack,
+        String(error.cause),
+        JSON.stringify(error.cause),
+      ]
+      expect(seen.join('\n')).not.toContain(token)
+      expect(error.message).toContain('reset')
+    }
+    expect(lines.join('\n')).not.toContain(token)
+    expect(lines.join('\n')).toContain('reset')
+  })
+
+  it('logs wrong-token refusals at most once a minute, with a count', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const { receiver, lines } = setup()
+      const wrong = generateWebhookToken()
+      for (let i = 0; i < 50; i++) expect((await post(receiver, wrong, S.deletedRecycle)).status).toBe(404)
+      expect(lines.filter((l) => l.includes('unknown token'))).toHaveLength(1)
+      vi.advanceTimersByTime(60_000)
+      const warned = lines.filter((l) => l.includes('unknown token'))
+      expect(warned).toHaveLength(2)
+      expect(warned[1]).toContain('refused 49 request')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('only stores with processing: false (an ingest-only receiver)', async () => {
+    const store = memoryStoreForTests()
+    const receiver = createWebhookReceiver({ token, store, processing: false })
+    const seen: string[] = []
+    receiver.onAny((_event, { key }) => void seen.push(key))
+    expect((await post(receiver, token, S.deletedRecycle)).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(seen).toEqual([])
+    expect((await store.get('evt_deleted_1'))?.status).toBe('pending')
+    await receiver.close()
+  })
+
+  it('reports readiness from the store, its reason redacted', async () => {
+    const inner = memoryStoreForTests()
+    let down = false
+    const store: WebhookStore = {
+      ...inner,
+      ping: async () => {
+        if (down) throw new Error(`unreachable ${token}`)
+      },
+    }
+    const { receiver } = setup({ store })
+    expect(await receiver.readiness()).toEqual({ ready: true })
+    down = true
+    const state = await receiver.readiness()
+    expect(state).toMatchObject({ ready: false, reason: expect.stringContaining('unreachable') })
+    expect(JSON.stringify(state)).not.toContain(token)
+  })
+})

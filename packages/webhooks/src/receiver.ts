@@ -1,15 +1,17 @@
 import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
 import { type Admitted, admit } from './admit.ts'
 import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts'
-import { bodyText, decodeBody } from './decode.ts'
-import { describeError, WebhookError, WebhookHandlerError } from './errors.ts'
-import type { KnownEventType, UnknownWebhookEvent, WebhookEvent, WebhookEventOf } from './events.ts'
-import { isKnownEventType, readWebhook } from './parse.ts'
-import type { ClaimedEvent, EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
+import { bodyText } from './decode.ts'
+import { WebhookError } from './errors.ts'
+import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from './events.ts'
+import { createProcessor, storeUnavailable, type WebhookHandler } from './processor.ts'
+import { type Readiness, readiness } from './readiness.ts'
+import type { EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
 import { sqliteStore } from './stores/sqlite.ts'
 import { lastPathSegment, tokenCheck } from './token.ts'
-import { type SchemaWarning, warningLog } from './warnings.ts'
-import { createWorker, type ProcessingOptions, type WorkerClock } from './worker.ts'
+import type { ProcessingOptions, WorkerClock } from './worker.ts'
+
+export type { HandlerContext, WebhookHandler } from './processor.ts'
 
 export interface WebhookReceiverOptions {
   /**
@@ -24,14 +26,19 @@ export interface WebhookReceiverOptions {
   maxBodyBytes?: number
   /** console, pino or anything with debug/info/warn/error; secrets are redacted. Default: silent. */
   logger?: Partial<Logger>
-  processing?: ProcessingOptions & {
-    /**
-     * Start processing on the next turn of the event loop (after the `on()` calls that follow
-     * `createWebhookReceiver`). `false`: call `start()` yourself, or never (an ingest-only
-     * process, with workers elsewhere). Default true.
-     */
-    autoStart?: boolean
-  }
+  /**
+   * `false`: this process only receives and stores (ingest only); `runWorker` processes
+   * elsewhere. Default: process here too.
+   */
+  processing?:
+    | false
+    | (ProcessingOptions & {
+        /**
+         * Start processing on the next turn of the event loop (after the `on()` calls that follow
+         * `createWebhookReceiver`). `false`: call `start()` yourself. Default true.
+         */
+        autoStart?: boolean
+      })
   /**
    * Refuse events that differ from the schema this SDK knows (an enum value added by the service,
    * a field of another type than documented): they are moved to the dead letters, the difference
@@ -41,23 +48,6 @@ export interface WebhookReceiverOptions {
   /** For tests: the time and randomness the worker uses. */
   clock?: WorkerClock
 }
-
-export interface HandlerContext {
-  /** The event's de-duplication key: its eventId, or `sha256:<hex>` of a folder callback's content. */
-  key: string
-  /** 1 on the first run; higher when retried, or after a crash interrupted an earlier run. */
-  attempt: number
-  /** When the receiver stored it (epoch ms). */
-  receivedAt: number
-  /**
-   * Where the event differs from the schema this SDK knows (an enum value it does not know, a
-   * field of another type than documented); empty when it does not. The event is delivered
-   * anyway; the fields named here hold what was sent.
-   */
-  warnings: readonly SchemaWarning[]
-}
-
-export type WebhookHandler<E = WebhookEvent> = (event: E, context: HandlerContext) => void | Promise<void>
 
 /** A delivery as any HTTP framework can describe it; what the adapters pass to `receive()`. */
 export interface Delivery {
@@ -100,6 +90,8 @@ export interface WebhookReceiver {
   drain(): Promise<void>
   /** Stop, then close the store. */
   close(): Promise<void>
+  /** Whether the store can be reached now: for a readiness probe (`{ ready: false }` → answer 503). */
+  readiness(): Promise<Readiness>
   /** Inspection and replay. */
   readonly events: {
     get(key: string): Promise<StoredEvent | undefined>
@@ -134,93 +126,23 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const clock = options.clock ?? { now: Date.now, random: Math.random }
   const store = options.store ?? sqliteStore('webhooks.sqlite')
 
-  const errorLine = (error: unknown): string => redact(describeError(error)).slice(0, 2000)
-  const handlers = new Map<string, WebhookHandler<never>[]>()
-  const anyHandlers: WebhookHandler[] = []
-  const errorHandlers: Array<(error: WebhookError) => void | Promise<void>> = []
-  const warnedNoHandler = new Set<string>()
-  const logWarnings = warningLog(logger.warn)
   // Requests being received now: processing yields to them when the event loop is saturated.
   let receiving = 0
-
-  function reportError(error: WebhookError): void {
-    for (const handler of errorHandlers) {
-      try {
-        Promise.resolve(handler(error)).catch((e) =>
-          logger.error('webhooks: an onError handler failed', { error: describeError(e) }),
-        )
-      } catch (e) {
-        logger.error('webhooks: an onError handler failed', { error: describeError(e) })
-      }
-    }
-  }
-
-  async function runEvent(stored: ClaimedEvent): Promise<void> {
-    const { event, warnings } = readWebhook(decodeBody(stored.body), {
-      strict: options.strict === true,
-      receivedAt: stored.receivedAt,
-    })
-    if (warnings.length > 0) logWarnings(event.eventType, stored.key, warnings)
-    const list = [...(handlers.get(event.eventType) ?? []), ...anyHandlers] as WebhookHandler[]
-    if (list.length === 0) {
-      if (!warnedNoHandler.has(event.eventType)) {
-        warnedNoHandler.add(event.eventType)
-        logger.warn('webhooks: no handler for an event type; its events are marked done', {
-          eventType: event.eventType,
-        })
-      }
-      return
-    }
-    const context: HandlerContext = {
-      key: stored.key,
-      attempt: stored.attempts,
-      receivedAt: stored.receivedAt,
-      warnings,
-    }
-    // Handlers run side by side; if one fails the event is retried, and every handler runs again.
-    const results = await Promise.allSettled(list.map(async (handler) => handler(event, context)))
-    const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
-    if (errors.length === 1) throw errors[0]
-    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} handlers failed`)
-  }
-
-  const worker = createWorker({
+  const processing = options.processing === false ? undefined : options.processing
+  const processor = createProcessor({
     store,
-    run: runEvent,
-    options: options.processing ?? {},
+    processing: processing ?? {},
     clock,
     logger,
-    errorLine,
+    redact,
+    strict: options.strict === true,
     ingestBusy: () => receiving > 0,
-    onFailure(event, error, retryAt) {
-      if (!event) {
-        reportError(
-          WebhookError.isInstance(error)
-            ? error
-            : new WebhookError(`The store failed: ${describeError(error)}`, {
-                code: 'store_unavailable',
-                cause: error,
-              }),
-        )
-        return
-      }
-      const failure = new WebhookHandlerError({
-        key: event.key,
-        eventType: event.eventType,
-        attempt: event.attempts,
-        retryAt,
-        cause: error,
-        reason: errorLine(error),
-      })
-      const log = retryAt === undefined ? logger.error : logger.warn
-      log(`webhooks: ${redact(failure.message)}`, {
-        key: event.key,
-        eventType: event.eventType,
-        attempt: event.attempts,
-      })
-      reportError(failure)
-    },
   })
+  const { worker, reportError } = processor
+  const warnUnknownToken = throttledWarning(
+    logger,
+    (n) => `webhooks: refused ${n} request(s) with an unknown token (404) in the last minute`,
+  )
 
   function refuse(error: WebhookError): Receipt {
     const status = error.status ?? 400
@@ -244,7 +166,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
   async function admitAndStore(delivery: Delivery): Promise<Receipt> {
     if (!check(lastPathSegment(delivery.url))) {
-      logger.warn('webhooks: refused a request with an unknown token (404)')
+      warnUnknownToken()
       return refuse(new WebhookError('Unknown receiver token.', { code: 'invalid_token', status: 404 }))
     }
     if (delivery.method !== 'POST') {
@@ -278,14 +200,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     try {
       outcome = await store.insert({ key, eventType, body: text, receivedAt: clock.now() })
     } catch (cause) {
-      const error = new WebhookError(
-        `The event could not be stored, so it was not acknowledged: ${describeError(cause)}`,
-        {
-          code: 'store_unavailable',
-          status: 503,
-          isRetryable: true,
-          cause,
-        },
+      const error = storeUnavailable(
+        'The event could not be stored, so it was not acknowledged',
+        cause,
+        redact,
+        503,
       )
       logger.error(`webhooks: ${error.message}`, { key, eventType })
       reportError(error)
@@ -301,28 +220,17 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   }
 
   // Next turn: the `on()` calls right after createWebhookReceiver() are registered by then.
-  const autoStart = options.processing?.autoStart === false ? undefined : setImmediate(() => worker.start())
+  const autoStart =
+    processing === undefined && options.processing === false
+      ? undefined
+      : processing?.autoStart === false
+        ? undefined
+        : setImmediate(() => worker.start())
 
   const receiver: WebhookReceiver = {
-    on(eventType: string | readonly string[], handler: WebhookHandler<never>) {
-      for (const type of typeof eventType === 'string' ? [eventType] : eventType) {
-        if (!isKnownEventType(type)) {
-          // Allowed (the service may add types), but most often a typo: say so once, at startup.
-          logger.warn('webhooks: a handler was registered for an event type this SDK does not know', {
-            eventType: type,
-          })
-        }
-        const list = handlers.get(type) ?? []
-        list.push(handler)
-        handlers.set(type, list)
-      }
-    },
-    onAny(handler) {
-      anyHandlers.push(handler)
-    },
-    onError(handler) {
-      errorHandlers.push(handler)
-    },
+    on: processor.on,
+    onAny: processor.onAny,
+    onError: processor.onError,
     async fetch(request) {
       const receipt = await receive({
         method: request.method,
@@ -345,6 +253,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       await worker.stop()
       await store.close()
     },
+    readiness: () => readiness(store, redact),
     events: {
       get: (key) => store.get(key),
       list: (listOptions) => store.list(listOptions),
@@ -361,6 +270,24 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   }
 
   return receiver
+}
+
+/** A warning logged at most once a minute, saying how many times it happened meanwhile. */
+function throttledWarning(logger: Logger, message: (count: number) => string): () => void {
+  let count = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return () => {
+    count++
+    if (timer) return
+    logger.warn(message(count))
+    count = 0
+    timer = setTimeout(() => {
+      timer = undefined
+      if (count > 0) logger.warn(message(count))
+      count = 0
+    }, 60_000)
+    timer.unref?.()
+  }
 }
 
 function capped(body: string | Uint8Array, maxBytes: number): string | Buffer {

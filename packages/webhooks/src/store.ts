@@ -75,6 +75,20 @@ export interface PruneOptions {
   status?: 'done' | 'dead'
 }
 
+/**
+ * A transaction that settles one event as `done` when it commits (PostgreSQL): a handler's own
+ * writes made through `query` commit together with the done mark, or not at all.
+ */
+export interface StoreTransaction {
+  query<R = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+  ): Promise<{ rows: R[]; rowCount: number | null }>
+  /** Mark the event done and commit; false (everything rolled back) when the lease was lost. */
+  commitDone(at: number): Promise<boolean>
+  rollback(): Promise<void>
+}
+
 export interface WebhookStore {
   /**
    * Store an event durably. Resolves only once it would survive a crash; `duplicate` when an
@@ -95,4 +109,16 @@ export interface WebhookStore {
   /** Delete finished events. Returns how many. */
   prune(options: PruneOptions): Promise<number>
   close(): Promise<void>
+  /** Optional: reach the database now (readiness); rejects with `store_unavailable` when it cannot. */
+  ping?(): Promise<void>
+  /**
+   * Optional: call `wake` whenever events are stored or re-queued, in this process or another
+   * (PostgreSQL LISTEN/NOTIFY), so idle workers need not poll fast. Resolves to an unsubscribe.
+   */
+  subscribe?(wake: () => void): Promise<() => Promise<void>>
+  /**
+   * Optional: open a transaction holding the event's row, if `owner` still holds its lease
+   * (rejects with `store_unavailable` otherwise). See `HandlerContext.transaction`.
+   */
+  begin?(key: string, owner: string): Promise<StoreTransaction>
 }

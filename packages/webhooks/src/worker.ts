@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks'
 import type { Logger } from '@service-sdk/core'
 import { DEFAULT_RETRY, type RetryOptions, retryDelay } from './backoff.ts'
 import { describeError, WebhookError } from './errors.ts'
-import type { ClaimedEvent, WebhookStore } from './store.ts'
+import type { ClaimedEvent, StoreTransaction, WebhookStore } from './store.ts'
 
 export interface ProcessingOptions {
   /** Events run at the same time in this process. Default 8. */
@@ -25,8 +25,13 @@ export interface WorkerClock {
   random(): number
 }
 
+/** What the worker gives a run: the event's transaction, opened on first use (PostgreSQL). */
+export interface RunTools {
+  transaction(): Promise<Pick<StoreTransaction, 'query'>>
+}
+
 /** What the worker runs for one event; a `WebhookError` with code `invalid_payload` is not retried. */
-export type RunEvent = (event: ClaimedEvent) => Promise<void>
+export type RunEvent = (event: ClaimedEvent, tools: RunTools) => Promise<void>
 
 /** What the worker reports for every failed attempt (and every store failure). */
 export type FailureReport = (
@@ -56,6 +61,8 @@ export function createWorker(init: {
   onFailure: FailureReport
   /** Whether requests are being received right now (see yieldToIngest). */
   ingestBusy?: () => boolean
+  /** Keep the process alive while started (a worker process has nothing else to); default false. */
+  keepAlive?: boolean
 }): Worker {
   const { store, run, clock, logger, errorLine, onFailure } = init
   const concurrency = positive(init.options.concurrency ?? 8, 'concurrency')
@@ -77,6 +84,7 @@ export function createWorker(init: {
   let pumping = false
   let current: Promise<number> = Promise.resolve(0)
   let again = false
+  let subscription: Promise<(() => Promise<void>) | undefined> | undefined
 
   /**
    * Acknowledgements first: while requests are being received and the event loop is saturated,
@@ -191,8 +199,11 @@ export function createWorker(init: {
       })
       return
     }
+    const tx = lazyTransaction(event, owner)
     const renewal = setInterval(
       () => {
+        // An open transaction holds the row locked: nobody can claim it, no renewal needed.
+        if (tx.opened()) return
         store.renew(event.key, owner, clock.now() + leaseMs).then(
           (held) => {
             if (!held)
@@ -207,10 +218,12 @@ export function createWorker(init: {
     let failure: unknown
     let failed = false
     try {
-      await run(event)
+      await run(event, tx.tools)
+      if (await tx.commitDone()) return
     } catch (error) {
       failed = true
       failure = error
+      await tx.rollback()
     } finally {
       clearInterval(renewal)
     }
@@ -232,6 +245,43 @@ export function createWorker(init: {
         : { status: 'pending', nextAttemptAt: retryAt, error },
     )
     onFailure(event, failure, retryAt)
+  }
+
+  /** The transaction a handler may take; committed with the done mark after every handler succeeded. */
+  function lazyTransaction(event: ClaimedEvent, owner: string) {
+    let opening: Promise<StoreTransaction> | undefined
+    return {
+      opened: () => opening !== undefined,
+      tools: {
+        transaction(): Promise<Pick<StoreTransaction, 'query'>> {
+          if (!store.begin)
+            return Promise.reject(
+              new WebhookError(
+                'This store has no transactions: use postgresStore for transactional handlers.',
+                {
+                  code: 'invalid_options',
+                },
+              ),
+            )
+          opening ??= store.begin(event.key, owner)
+          return opening.then((t) => ({ query: t.query }))
+        },
+      },
+      /** True when the transaction committed the done mark; throws when it could not. */
+      async commitDone(): Promise<boolean> {
+        if (!opening) return false
+        const held = await (await opening).commitDone(clock.now())
+        if (!held) {
+          logger.warn('webhooks: lost the lease before committing; the transaction was rolled back', {
+            key: event.key,
+          })
+        }
+        return true
+      },
+      async rollback(): Promise<void> {
+        await opening?.then((t) => t.rollback()).catch(() => {})
+      },
+    }
   }
 
   async function settle(event: ClaimedEvent, owner: string, outcome: Parameters<WebhookStore['settle']>[2]) {
@@ -259,11 +309,25 @@ export function createWorker(init: {
       if (running) return
       running = true
       timer = setInterval(() => void pump(), pollIntervalMs)
-      timer.unref?.()
+      if (!init.keepAlive) timer.unref?.()
+      // Stored or re-queued anywhere (another process, too): look now instead of at the next poll.
+      subscription = store
+        .subscribe?.(() => {
+          if (active()) void pump()
+        })
+        .catch((error: unknown) => {
+          logger.warn('webhooks: listening for new events failed; polling only', {
+            error: describeError(error),
+          })
+          return undefined
+        })
       void pump()
     },
     async stop() {
       running = false
+      const unsubscribe = await subscription
+      subscription = undefined
+      await unsubscribe?.()
       if (yieldTimer) clearTimeout(yieldTimer)
       if (timer) clearInterval(timer)
       timer = undefined

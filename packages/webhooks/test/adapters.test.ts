@@ -117,6 +117,45 @@ describe.each(Object.entries(kinds))('%s', (_name, start) => {
   })
 })
 
+describe('webhooksNode serves only its path', () => {
+  it('answers 404 to any other URL whose last segment is the token, and stores nothing', async () => {
+    const { receiver, store } = receiverWithStore()
+    const url = await nodeServer(receiver)
+    const send = (path: string) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: S.addedToFolder,
+      })
+    for (const path of [
+      `/${token}`,
+      `/anything/${token}`,
+      `/webhooks/x/${token}`,
+      `/static/webhooks/${token}`,
+    ]) {
+      expect((await send(path)).status, path).toBe(404)
+    }
+    expect(store.size).toBe(0)
+    expect((await send(`/webhooks/${token}?x=1`)).status).toBe(200)
+    expect(store.size).toBe(1)
+  })
+
+  it('serves a configured path, also in Express under a mount path', async () => {
+    const { receiver, store } = receiverWithStore()
+    const handler = webhooksNode(receiver, { path: '/hooks/in/' })
+    const url = await listen(createServer((req, res) => void handler(req, res)))
+    const send = (path: string) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: S.addedToFolder,
+      })
+    expect((await send(`/webhooks/${token}`)).status).toBe(404)
+    expect((await send(`/hooks/in/${token}`)).status).toBe(200)
+    expect(store.size).toBe(1)
+  })
+})
+
 describe('webhooksNode in Express-style apps', () => {
   it('reads the token from the original URL under a mount path', async () => {
     const { receiver, store } = receiverWithStore()

@@ -17,6 +17,16 @@ afterAll(async () => {
   await admin.end()
 })
 
+describe('postgresStore options', () => {
+  it('refuses a timeout or pool size that is not a positive number, before connecting', () => {
+    for (const bad of [{ statementTimeoutMs: 0 }, { connectTimeoutMs: -1 }, { max: Number.NaN }]) {
+      expect(() => postgresStore('postgres://127.0.0.1:1/none', bad)).toThrow(
+        expect.objectContaining({ code: 'invalid_options' }),
+      )
+    }
+  })
+})
+
 describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
   storeContract('postgresStore from a URL', async () =>
     postgresStore(postgres.url, { schema, table: table() }),
@@ -111,5 +121,101 @@ describe.skipIf(!postgres.available)('two receivers sharing one PostgreSQL inbox
     expect(new Set(runs).size).toBe(80)
     expect(runs).toHaveLength(80)
     await Promise.all([a.close(), b.close()])
+  })
+})
+
+describe.skipIf(!postgres.available)('postgresStore through the database faults', () => {
+  const terminate = (t: string) =>
+    admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = $1`,
+      [t],
+    )
+  const urlFor = (t: string) =>
+    `${postgres.url}${postgres.url.includes('?') ? '&' : '?'}application_name=${t}`
+
+  it('keeps running when the server ends its pooled and listening connections, and recovers', async () => {
+    const t = table()
+    const store = postgresStore(urlFor(t), { schema, table: t })
+    let wakes = 0
+    const unsubscribe = await store.subscribe!(() => void wakes++)
+    await store.insert({ key: 'before', eventType: 'X', body: '{}', receivedAt: 1 })
+    await expect.poll(() => wakes, { timeout: 5_000 }).toBeGreaterThanOrEqual(2)
+    // Without an 'error' listener on the pool, this ends the process ("Unhandled 'error' event").
+    expect((await terminate(t)).rowCount).toBeGreaterThanOrEqual(2)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await store.insert({ key: 'after', eventType: 'X', body: '{}', receivedAt: 2 }).catch(() => undefined)
+    await expect
+      .poll(
+        async () =>
+          (await store.insert({ key: 'after2', eventType: 'X', body: '{}', receivedAt: 3 })) !== undefined,
+      )
+      .toBe(true)
+    const woken = wakes
+    // The listener comes back by itself, and is woken by inserts again.
+    await expect
+      .poll(
+        async () => {
+          await store.insert({ key: `later-${Date.now()}`, eventType: 'X', body: '{}', receivedAt: 4 })
+          return wakes
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBeGreaterThan(woken)
+    await unsubscribe()
+    await store.close()
+  })
+
+  it('commits a transactional handler’s writes with the done mark, or not at all', async () => {
+    const t = table()
+    const store = postgresStore(postgres.url, { schema, table: t })
+    await admin.query(`CREATE TABLE "${schema}"."${t}_effects" (key text NOT NULL)`)
+    await store.insert({ key: 'ok', eventType: 'X', body: '{}', receivedAt: 1 })
+    await store.insert({ key: 'fails', eventType: 'X', body: '{}', receivedAt: 1 })
+    const [ok, fails] = await store.claim({ owner: 'w', limit: 2, now: 10, leaseMs: 60_000 })
+    const tx2 = await store.begin!(fails!.key, 'w')
+    await tx2.query(`INSERT INTO "${schema}"."${t}_effects" VALUES ($1)`, [fails!.key])
+    await tx2.rollback()
+    const tx = await store.begin!(ok!.key, 'w')
+    await tx.query(`INSERT INTO "${schema}"."${t}_effects" VALUES ($1)`, [ok!.key])
+    // With both leases expired, another worker can claim only the row no transaction holds.
+    const taken = await store.claim({ owner: 'other', limit: 5, now: 120_000, leaseMs: 1 })
+    expect(taken.map((e) => e.key)).toEqual(['fails'])
+    expect(await tx.commitDone(20)).toBe(true)
+    const { rows } = await admin.query(`SELECT key FROM "${schema}"."${t}_effects"`)
+    expect(rows.map((r) => r.key)).toEqual(['ok'])
+    expect(await store.get('ok')).toMatchObject({ status: 'done', finishedAt: 20 })
+    // A lease another worker holds now cannot be taken into a transaction.
+    await expect(store.begin!('fails', 'w')).rejects.toMatchObject({ code: 'store_unavailable' })
+    await store.close()
+  })
+
+  it('wakes an idle worker in another process through NOTIFY (pickup latency)', async () => {
+    const { runWorker } = await import('../run-worker.ts')
+    const t = table()
+    const store = postgresStore(postgres.url, { schema, table: t })
+    const ran: number[] = []
+    // Polling once a minute: only the notification can start these runs quickly.
+    const worker = runWorker({
+      store: postgresStore(postgres.url, { schema, table: t }),
+      processing: { pollIntervalMs: 60_000 },
+      handlers: { '*': (_event, { receivedAt }) => void ran.push(Date.now() - receivedAt) },
+    })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    for (let i = 0; i < 20; i++) {
+      await store.insert({
+        key: `e${i}`,
+        eventType: 'MATERIAL_DELETED',
+        body: `{"eventId":"e${i}","eventType":"MATERIAL_DELETED","eventTime":"1753946860000","payload":{"materialIds":[1]}}`,
+        receivedAt: Date.now(),
+      })
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    await expect.poll(() => ran.length, { timeout: 10_000 }).toBe(20)
+    const sorted = [...ran].sort((a, b) => a - b)
+    console.info(`NOTIFY pickup latency: median ${sorted[10]} ms, max ${sorted[19]} ms (poll interval 60 s)`)
+    expect(sorted[19]).toBeLessThan(30_000)
+    await worker.close()
+    await store.close()
   })
 })

@@ -1,15 +1,15 @@
+import { createHash } from 'node:crypto'
 import { WebhookError } from '../errors.ts'
 import type { ClaimedEvent, EventStatus, NewEvent, StoredEvent, WebhookStore } from '../store.ts'
+import { subscribe } from './postgres-listen.ts'
+import { createPool, type PgQueryable, type PoolSettings } from './postgres-pool.ts'
+import { beginEvent } from './postgres-transaction.ts'
 import { checkTableName, countsFrom, type EventRow, fromRow } from './rows.ts'
 
-/** The part of a `pg.Pool` (or anything like it) the store uses. */
-export interface PgQueryable {
-  query<R = Record<string, unknown>>(
-    text: string,
-    values?: unknown[],
-  ): Promise<{ rows: R[]; rowCount: number | null }>
-  end?(): Promise<void>
-}
+export type { PgClient, PgQueryable } from './postgres-pool.ts'
+
+/** Inserts waiting beyond this many are refused at once (503) instead of piling up while the database stalls. */
+const MAX_QUEUED_INSERTS = 10_000
 
 export interface PostgresStoreOptions {
   /** Default `webhook_events`. */
@@ -18,6 +18,14 @@ export interface PostgresStoreOptions {
   schema?: string
   /** Pool size when the store creates the pool from a URL. Default 10. */
   max?: number
+  /**
+   * Limit on every statement, when the store creates the pool: the server cancels it, and the
+   * client gives up one second later if no answer comes (a stalled or black-holed database).
+   * Default 10 s. On your own pool, set `statement_timeout` and `query_timeout` in its config.
+   */
+  statementTimeoutMs?: number
+  /** Limit on opening a connection or waiting for a free one, when the store creates the pool. Default 5 s. */
+  connectTimeoutMs?: number
 }
 
 /**
@@ -33,34 +41,37 @@ export function postgresStore(
   poolOrUrl: PgQueryable | string,
   options: PostgresStoreOptions = {},
 ): WebhookStore {
+  for (const option of ['max', 'statementTimeoutMs', 'connectTimeoutMs'] as const) {
+    const value = options[option]
+    if (value !== undefined && !(Number.isFinite(value) && value > 0))
+      throw new WebhookError(`postgresStore: ${option} must be a positive number.`, {
+        code: 'invalid_options',
+      })
+  }
   const table = checkTableName(options.table ?? 'webhook_events')
   const schema = options.schema === undefined ? undefined : checkTableName(options.schema)
   const name = schema ? `"${schema}"."${table}"` : `"${table}"`
-  let pool: PgQueryable | undefined = typeof poolOrUrl === 'string' ? undefined : poolOrUrl
+  // NOTIFY channel: one per table, short enough for an identifier whatever the names.
+  const channel = `webhooks_${createHash('sha256').update(name).digest('hex').slice(0, 24)}`
+  const url = typeof poolOrUrl === 'string' ? poolOrUrl : undefined
+  const hide = passwordHider(url)
+  const settings: PoolSettings | undefined = url
+    ? {
+        url,
+        max: options.max ?? 10,
+        statementTimeoutMs: options.statementTimeoutMs ?? 10_000,
+        connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+        // An idle connection the server ended: the pool drops it and opens another when needed;
+        // the next statement that fails says why.
+        onIdleError() {},
+      }
+    : undefined
+  let pool: PgQueryable | undefined = url ? undefined : (poolOrUrl as PgQueryable)
   let closed = false
   let ready: Promise<PgQueryable> | undefined
 
   async function connect(): Promise<PgQueryable> {
-    if (!pool) {
-      let pg: {
-        default?: { Pool: new (config: object) => PgQueryable }
-        Pool?: new (config: object) => PgQueryable
-      }
-      try {
-        pg = await import('pg')
-      } catch (cause) {
-        throw new WebhookError('postgresStore needs the `pg` package: npm install pg', {
-          code: 'invalid_options',
-          cause,
-        })
-      }
-      const Pool = pg.default?.Pool ?? pg.Pool
-      if (!Pool)
-        throw new WebhookError('postgresStore: the `pg` package has no Pool export.', {
-          code: 'invalid_options',
-        })
-      pool = new Pool({ connectionString: poolOrUrl as string, max: options.max ?? 10 })
-    }
+    pool ??= await createPool(settings!)
     const ddl = `
       ${schema ? `CREATE SCHEMA IF NOT EXISTS "${schema}";` : ''}
       CREATE TABLE IF NOT EXISTS ${name} (
@@ -102,6 +113,17 @@ export function postgresStore(
     return ready
   }
 
+  /** Every failure of the database as one retryable error, with the URL's password removed. */
+  function unavailable(error: unknown): WebhookError {
+    if (WebhookError.isInstance(error)) return error
+    const code = (error as { code?: unknown }).code
+    const state = typeof code === 'string' ? ` (${code})` : ''
+    return new WebhookError(`PostgreSQL failed${state}: ${hide((error as Error).message)}`, {
+      code: 'store_unavailable',
+      isRetryable: true,
+    })
+  }
+
   async function query<R = EventRow>(
     text: string,
     values: unknown[] = [],
@@ -109,38 +131,40 @@ export function postgresStore(
     try {
       return await (await db()).query<R>(text, values)
     } catch (error) {
-      if (WebhookError.isInstance(error)) throw error
-      throw new WebhookError(`PostgreSQL failed: ${(error as Error).message}`, {
-        code: 'store_unavailable',
-        isRetryable: true,
-        cause: error,
-      })
+      throw unavailable(error)
     }
   }
 
-  // Group commit: inserts wait while one multi-row INSERT is in flight, then go together.
+  // Group commit: inserts wait while a multi-row INSERT is in flight, then go together. The same
+  // statement notifies listening workers (folded into one notification per commit).
   let queue: Array<{
     event: NewEvent
     resolve: (r: 'inserted' | 'duplicate') => void
     reject: (e: unknown) => void
   }> = []
-  let flushing: Promise<void> | undefined
+  let flushing = 0
+  const idle: Array<() => void> = []
 
   function flush(): void {
-    if (flushing || queue.length === 0) return
+    if (flushing > 0 || queue.length === 0) return
     const group = queue
     queue = []
-    flushing = (async () => {
+    flushing++
+    void (async () => {
       try {
         const { rows } = await query<{ key: string }>(
-          `INSERT INTO ${name} (key, event_type, body, received_at, next_attempt_at)
-           SELECT k, t, b, r, r FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS u(k, t, b, r)
-           ON CONFLICT (key) DO NOTHING RETURNING key`,
+          `WITH ins AS (
+             INSERT INTO ${name} (key, event_type, body, received_at, next_attempt_at)
+             SELECT k, t, b, r, r FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS u(k, t, b, r)
+             ON CONFLICT (key) DO NOTHING RETURNING key
+           )
+           SELECT key, pg_notify($5, '') FROM ins`,
           [
             group.map((p) => p.event.key),
             group.map((p) => p.event.eventType),
             group.map((p) => p.event.body),
             group.map((p) => p.event.receivedAt),
+            channel,
           ],
         )
         // A key sent twice in one group is inserted once: the first request wins.
@@ -152,15 +176,25 @@ export function postgresStore(
       } catch (error) {
         for (const p of group) p.reject(error)
       } finally {
-        flushing = undefined
+        flushing--
         flush()
+        if (flushing === 0) for (const done of idle.splice(0)) done()
       }
     })()
   }
 
+  const unsubscribes = new Set<() => Promise<void>>()
+
   return {
     insert(event) {
       if (closed) return db().then(() => 'inserted' as const)
+      if (queue.length >= MAX_QUEUED_INSERTS)
+        return Promise.reject(
+          new WebhookError('PostgreSQL is not keeping up: too many inserts are waiting.', {
+            code: 'store_unavailable',
+            isRetryable: true,
+          }),
+        )
       return new Promise((resolve, reject) => {
         queue.push({ event, resolve, reject })
         flush()
@@ -239,6 +273,7 @@ export function postgresStore(
             `UPDATE ${name} SET status = 'pending', attempts = 0, next_attempt_at = $1, finished_at = NULL WHERE status = 'dead'`,
             [now],
           )
+      if (rowCount) await query('SELECT pg_notify($1, $2)', [channel, ''])
       return rowCount ?? 0
     },
     async prune({ before, status = 'done' }) {
@@ -248,11 +283,42 @@ export function postgresStore(
       ])
       return rowCount ?? 0
     },
+    async ping() {
+      await query('SELECT 1')
+    },
+    async subscribe(wake) {
+      const pg = await db()
+      const stop = await subscribe({ pool: pg, settings, channel, wake })
+      unsubscribes.add(stop)
+      return async () => {
+        unsubscribes.delete(stop)
+        await stop()
+      }
+    },
+    async begin(key, owner) {
+      try {
+        return await beginEvent({ pool: await db(), name, key, owner, unavailable })
+      } catch (error) {
+        throw unavailable(error)
+      }
+    },
     async close() {
       if (closed) return
       closed = true
-      while (flushing) await flushing
-      if (typeof poolOrUrl === 'string' && pool?.end) await pool.end()
+      if (flushing > 0) await new Promise<void>((resolve) => idle.push(resolve))
+      await Promise.all([...unsubscribes].map((stop) => stop()))
+      if (url && pool?.end) await pool.end()
     },
   }
+}
+
+/** Removes the connection string's password from error text. */
+function passwordHider(url: string | undefined): (text: string) => string {
+  let password = ''
+  try {
+    password = url ? decodeURIComponent(new URL(url).password) : ''
+  } catch {
+    // Not a URL (a libpq key=value string): nothing to take apart.
+  }
+  return (text) => (password.length >= 4 ? text.split(password).join('[REDACTED]') : text)
 }

@@ -1,0 +1,81 @@
+import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
+import type { WebhookError } from './errors.ts'
+import { createProcessor, type Processor, type WebhookHandler, type WebhookHandlers } from './processor.ts'
+import { type Readiness, readiness } from './readiness.ts'
+import type { WebhookStore } from './store.ts'
+import type { ProcessingOptions, WorkerClock } from './worker.ts'
+
+export interface RunWorkerOptions {
+  /** The shared inbox the receivers store into: `postgresStore(...)` for processes of their own. */
+  store: WebhookStore
+  /** Handlers by event type; `'*'` runs for every event. More can be added with `on()`. */
+  handlers?: WebhookHandlers
+  onError?: (error: WebhookError) => void | Promise<void>
+  /** console, pino or anything with debug/info/warn/error; secrets are redacted. Default: silent. */
+  logger?: Partial<Logger>
+  processing?: ProcessingOptions
+  /** As the receiver's `strict`: dead-letter events that differ from the known schema. Default false. */
+  strict?: boolean
+  /** Strings never to show in logs and errors (the receivers' tokens, if handlers might echo them). */
+  secrets?: readonly string[]
+  /** For tests: the time and randomness the worker uses. */
+  clock?: WorkerClock
+}
+
+export interface WebhookWorker extends Pick<Processor, 'onError'> {
+  on: Processor['on']
+  onAny(handler: WebhookHandler): void
+  /** Stop claiming events; resolves when the handlers in flight have finished. */
+  stop(): Promise<void>
+  /** Process every event that is due now, and wait for it. */
+  drain(): Promise<void>
+  /** Stop, then close the store. */
+  close(): Promise<void>
+  /** Whether the store can be reached now. */
+  readiness(): Promise<Readiness>
+}
+
+/**
+ * Process stored events in a process of its own, apart from the receivers: N receivers with
+ * `processing: false` and M workers on one PostgreSQL store scale separately. Starts on the next
+ * turn of the event loop (after `on()` calls that follow), and keeps the process alive until
+ * `stop()` or `close()`.
+ */
+export function runWorker(options: RunWorkerOptions): WebhookWorker {
+  const redact = createRedactor(options.secrets ?? [])
+  const logger = redactingLogger(options.logger, redact)
+  const { store } = options
+  const processor = createProcessor({
+    store,
+    processing: options.processing ?? {},
+    clock: options.clock ?? { now: Date.now, random: Math.random },
+    logger,
+    redact,
+    strict: options.strict === true,
+    keepAlive: true,
+  })
+  for (const [type, handler] of Object.entries(options.handlers ?? {})) {
+    if (!handler) continue
+    if (type === '*') processor.onAny(handler as WebhookHandler)
+    else processor.on(type, handler)
+  }
+  if (options.onError) processor.onError(options.onError)
+  const { worker } = processor
+  const autoStart = setImmediate(() => worker.start())
+  const stop = () => {
+    clearImmediate(autoStart)
+    return worker.stop()
+  }
+  return {
+    on: processor.on,
+    onAny: processor.onAny,
+    onError: processor.onError,
+    stop,
+    drain: () => worker.drain(),
+    async close() {
+      await stop()
+      await store.close()
+    },
+    readiness: () => readiness(store, redact),
+  }
+}
