@@ -256,7 +256,11 @@ export function selectorClient(): void {
       xhr.onerror = () => reject(new Error(`${name}: the upload failed (network error).`))
       xhr.onabort = () => reject(new Error('aborted'))
       signal.addEventListener('abort', () => xhr.abort(), { once: true })
-      xhr.send(file)
+      // A slice, not the File itself: Chromium's XHR sends a File chosen from disk as a file
+      // path, which only the host page's renderer may read; from this cross-site frame the
+      // request fails with net::ERR_ACCESS_DENIED. A slice is a plain Blob, read through the
+      // blob registry by any holder, and costs no copy.
+      xhr.send(file.slice(0, file.size, file.type))
     })
   }
 
