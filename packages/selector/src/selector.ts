@@ -74,6 +74,15 @@ export function createSelector(options: SelectorOptions): Selector {
         // or replayed result). Cancel, unmount and error end the session whenever they come.
         return
       }
+      if ('problem' in message) {
+        done(
+          new SelectorError(
+            'invalid-message',
+            `The folder selector page sent a ${message.event} message that cannot be used: ${message.problem}.${config.upload ? ' The files may have been uploaded already; check the folder before sending them again.' : ''}`,
+          ),
+        )
+        return
+      }
       emit(message.event, message.detail)
       if (message.event === 'success') done(null, message.detail)
       if (message.event === 'error') {
