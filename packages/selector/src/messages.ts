@@ -69,12 +69,14 @@ export function toId(value: unknown): string | undefined {
 }
 
 /** Why `value` is not an id, for an error message; never shows a rounded number as an id. */
-function idProblem(name: string, value: unknown): string {
-  if (value === undefined) return `${name} is missing`
-  if (Number.isInteger(value) && (value as number) > 0)
-    return `${name} is a JSON number beyond 2^53, already rounded on its way here (the exact id is lost); the page must send such ids as strings`
-  return `${name} is not an integer id: ${typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value}`
-}
+const idProblem = (name: string, value: unknown) =>
+  `${name} is ${
+    value === undefined
+      ? 'missing'
+      : Number.isInteger(value) && (value as number) > 0
+        ? 'a number beyond 2^53, rounded on its way'
+        : 'not an integer id'
+  }`
 
 /**
  * The page's message as one of our events; an `UnusableMessage` for a known type whose payload
@@ -86,11 +88,11 @@ export function parsePageMessage(data: unknown, prefix: string): PageMessage | U
   // The interface writes `payLoad`; `payload` is accepted too, since the same service spells it so elsewhere.
   const payload = 'payLoad' in data ? data.payLoad : data.payload
   if (event === 'success') {
-    if (!isDict(payload)) return { event, problem: 'its payLoad is not an object with id and orgId' }
+    if (!isDict(payload)) return { event, problem: 'payLoad is not an object' }
     const folderId = toId(payload.id)
     // No orgId (absent or null): the personal space.
     const orgId = payload.orgId == null ? null : toId(payload.orgId)
-    if (folderId === undefined) return { event, problem: idProblem('id (the folder id)', payload.id) }
+    if (folderId === undefined) return { event, problem: idProblem('id', payload.id) }
     if (orgId === undefined) return { event, problem: idProblem('orgId', payload.orgId) }
     return { event, detail: { folderId, orgId } }
   }

@@ -75,13 +75,13 @@ export function createSelector(options: SelectorOptions): Selector {
         return
       }
       if ('problem' in message) {
-        done(
+        // Flow 1's page answers after uploading: the files may be there even though we cannot say where.
+        return done(
           new SelectorError(
             'invalid-message',
-            `The folder selector page sent a ${message.event} message that cannot be used: ${message.problem}.${config.upload ? ' The files may have been uploaded already; check the folder before sending them again.' : ''}`,
+            `The folder selector page sent an unusable ${message.event} message: ${message.problem}.${config.upload ? ' The files may be uploaded already.' : ''}`,
           ),
         )
-        return
       }
       emit(message.event, message.detail)
       if (message.event === 'success') done(null, message.detail)
