@@ -77,6 +77,47 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
     expect(await page.evaluate(() => window.Selector.orgIdForSave('1'))).toBeUndefined()
   })
 
+  test('pickFolder: a page that reports the personal space without orgId resolves with orgId null', async (t) => {
+    sim!.control.quirks.selectorFamily = 'both'
+    sim!.control.quirks.selectorPersonalOrg = 'absent'
+    t.onTestFinished(() => {
+      sim!.control.quirks.selectorPersonalOrg = 'one'
+    })
+    const page = await suite.host(t, 'esm')
+    await page.evaluate((appUrl) => window.host.start('a', 'pickFolder', { appUrl }), sim!.urls.app)
+    const frame = await selectorPage(page)
+    await choose(frame, 'My Campaigns')
+    await choose(frame, '2026 Autumn')
+    await frame.getByRole('button', { name: 'Confirm' }).click()
+    expect(await result(page)).toEqual({ value: { folderId: MY_AUTUMN, orgId: null } })
+  })
+
+  test('uploadWithSelector: a page that sends a 19-digit folder id as a number rejects with invalid-message', async (t) => {
+    sim!.control.quirks.selectorFamily = 'selector'
+    sim!.control.quirks.selectorIds = 'numbers'
+    t.onTestFinished(() => {
+      sim!.control.quirks.selectorIds = 'exact'
+    })
+    const before = sim!.control.snapshot().materials.length
+    const page = await suite.host(t, 'esm')
+    await page.evaluate(
+      (appUrl) => window.host.start('a', 'uploadWithSelector', { appUrl, makeFiles: true }),
+      sim!.urls.app,
+    )
+    const frame = await selectorPage(page)
+    await frame.locator('.file').nth(1).waitFor()
+    await choose(frame, 'Acme Brand assets')
+    await frame.getByRole('button', { name: 'Upload' }).click()
+    const { error } = await result(page)
+    expect(error).toMatchObject({ code: 'invalid-message', isRetryable: false })
+    expect(error?.message).toContain('id is a number beyond 2^53')
+    expect(error?.message).toContain('The files may be uploaded already.')
+    expect(error?.message).not.toContain(String(Number(ACME_BRAND)))
+    // They were: the page uploaded them before it answered.
+    expect(sim!.control.snapshot().materials).toHaveLength(before + 2)
+    expect(await frames(page)).toEqual([0, 0])
+  })
+
   test('uploadWithSelector: the page uploads the files into the chosen folder; the assets serve the exact bytes', async (t) => {
     sim!.control.quirks.selectorFamily = 'both'
     const before = new Set(sim!.control.snapshot().materials.map((m) => m.id))

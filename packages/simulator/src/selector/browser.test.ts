@@ -426,6 +426,29 @@ describe.skipIf(!chromium.available)('the selector page in Chromium', () => {
     expect(s.problems.filter((p) => !p.includes('status of 503'))).toEqual([])
   })
 
+  test('quirks: ids always as JSON numbers (rounded beyond 2^53); the personal space without orgId', async (t) => {
+    sim.control.quirks.selectorIds = 'numbers'
+    sim.control.quirks.selectorPersonalOrg = 'absent'
+    t.onTestFinished(() => {
+      sim.control.quirks.selectorIds = 'exact'
+      sim.control.quirks.selectorPersonalOrg = 'one'
+    })
+    const s = await open(t, 'choiceModal', 2)
+    await row(s.frame, 'Acme Campaigns').click()
+    await s.frame.getByRole('button', { name: 'Confirm' }).click()
+    const s2 = await open(t, 'choiceModal', 2)
+    await row(s2.frame, 'My space (Ada Lovelace)').click()
+    await s2.frame.getByRole('button', { name: 'Confirm' }).click()
+    expect((await s.waitForMessages(2))[1]?.data).toEqual({
+      type: 'service-choiceModal-success',
+      payLoad: { id: Number(ACME_CAMPAIGNS), orgId: 1001 },
+    })
+    expect((await s2.waitForMessages(2))[1]?.data).toEqual({
+      type: 'service-choiceModal-success',
+      payLoad: { id: 0 },
+    })
+  })
+
   test('keyboard: arrows move, Right opens, Enter selects, Enter again confirms', async (t) => {
     const s = await open(t, 'choiceModal', 2)
     await item(s.frame, 'My space (Ada Lovelace)').focus()
