@@ -75,7 +75,7 @@ export function createSelector(options: SelectorOptions): Selector {
         return
       }
       if ('problem' in message) {
-        // Flow 1's page answers after uploading: the files may be there even though we cannot say where.
+        // Flow 1's page answers only after uploading: the files may be stored though the answer is unusable.
         return done(
           new SelectorError(
             'invalid-message',
