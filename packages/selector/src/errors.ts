@@ -12,6 +12,8 @@ export type SelectorErrorCode =
   | 'aborted'
   /** The page reported a failure (flow 1: the upload failed). */
   | 'error'
+  /** The page sent a message of a known type that cannot be used (a success whose ids are unusable). */
+  | 'invalid-message'
   /** `destroy()` was called while the selector was open, or `open()` after it. */
   | 'destroyed'
   /** Bad options, detected before anything is shown. */

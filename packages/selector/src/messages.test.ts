@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { initMessage, openMessage, parsePageMessage, toId } from './messages.ts'
+import { initMessage, openMessage, type PageMessage, parsePageMessage, toId } from './messages.ts'
 
 describe('parsePageMessage: both families map onto one set of events', () => {
   test.for([
@@ -66,7 +66,7 @@ describe('parsePageMessage: both families map onto one set of events', () => {
     }
   })
 
-  test('success needs both ids; extra fields are ignored; `payload` is accepted as an alias', () => {
+  test('success: extra fields are ignored; `payload` is accepted as an alias', () => {
     const type = 'service-choiceModal-success'
     expect(
       parsePageMessage({ type, payLoad: { id: '9', orgId: 1, name: 'x' }, extra: 1 }, 'service'),
@@ -74,20 +74,68 @@ describe('parsePageMessage: both families map onto one set of events', () => {
       event: 'success',
       detail: { folderId: '9', orgId: '1' },
     })
-    expect(parsePageMessage({ type, payload: { id: 9, orgId: 1 } }, 'service')?.detail).toEqual({
+    expect(
+      (parsePageMessage({ type, payload: { id: 9, orgId: 1 } }, 'service') as PageMessage)?.detail,
+    ).toEqual({
       folderId: '9',
       orgId: '1',
     })
-    for (const payLoad of [undefined, null, 'x', [9, 1], { id: 9 }, { orgId: 1 }, { id: 9, orgId: null }]) {
-      expect(parsePageMessage({ type, payLoad }, 'service'), JSON.stringify(payLoad)).toBeUndefined()
+  })
+
+  test('success without an orgId, or with a null one, is the personal space: orgId null', () => {
+    for (const type of ['service-choiceModal-success', 'service-selector-page-success']) {
+      expect(parsePageMessage({ type, payLoad: { id: 9 } }, 'service')).toEqual({
+        event: 'success',
+        detail: { folderId: '9', orgId: null },
+      })
+      expect(
+        parsePageMessage({ type, payLoad: { id: '1673603133161799680', orgId: null } }, 'service'),
+      ).toEqual({ event: 'success', detail: { folderId: '1673603133161799680', orgId: null } })
+    }
+  })
+
+  test('success with an id beyond 2^53 as a number is unusable, named as such, never rounded', () => {
+    const type = 'service-selector-page-success'
+    // What structured clone delivers for 1673603133161799680 sent as a number.
+    const rounded = Number('1673603133161799680')
+    for (const [payLoad, name] of [
+      [{ id: rounded, orgId: 7 }, 'id'],
+      [{ id: 2 ** 53, orgId: 7 }, 'id'],
+      [{ id: '1673603133161799680', orgId: rounded }, 'orgId'],
+    ] as const) {
+      const message = parsePageMessage({ type, payLoad }, 'service')
+      expect(message).toEqual({
+        event: 'success',
+        problem: `${name} is a number beyond 2^53, rounded on its way`,
+      })
+      expect(JSON.stringify(message)).not.toContain(String(rounded))
+    }
+  })
+
+  test('any other unusable success says what is wrong with it', () => {
+    const type = 'service-choiceModal-success'
+    const problem = (payLoad: unknown) =>
+      (parsePageMessage({ type, payLoad }, 'service') as { problem?: string } | undefined)?.problem
+    for (const payLoad of [undefined, null, 'x', [9, 1]]) {
+      expect(problem(payLoad), JSON.stringify(payLoad)).toBe('payLoad is not an object')
+    }
+    expect(problem({ orgId: 1 })).toBe('id is missing')
+    for (const id of [null, 'abc', -1, 1.5, '12345678901234567890', true, {}]) {
+      expect(problem({ id, orgId: 1 }), JSON.stringify(id)).toBe('id is not an integer id')
+    }
+    for (const orgId of ['x'.repeat(100), -3, false, '']) {
+      expect(problem({ id: 1, orgId }), JSON.stringify(orgId)).toBe('orgId is not an integer id')
     }
     // A malformed `payLoad` does not fall back to `payload`.
-    expect(parsePageMessage({ type, payLoad: {}, payload: { id: 1, orgId: 1 } }, 'service')).toBeUndefined()
+    expect(parsePageMessage({ type, payLoad: {}, payload: { id: 1, orgId: 1 } }, 'service')).toEqual({
+      event: 'success',
+      problem: 'id is missing',
+    })
   })
 
   test('error carries the page text when there is one, capped', () => {
     const type = 'service-selector-page-error'
-    const detail = (data: object) => parsePageMessage({ type, ...data }, 'service')?.detail
+    const detail = (data: object) => (parsePageMessage({ type, ...data }, 'service') as PageMessage)?.detail
     expect(detail({})).toEqual({ message: undefined })
     expect(detail({ message: 'quota exceeded' })).toEqual({ message: 'quota exceeded' })
     expect(detail({ payLoad: 'network down' })).toEqual({ message: 'network down' })

@@ -4,8 +4,11 @@ export type SelectorEvent = 'loaded' | 'init' | 'unMounted' | 'cancel' | 'succes
 /** What the user chose. Ids are strings of decimal digits, like every id in the SDK. */
 export interface FolderChoice {
   folderId: string
-  /** The team space; `'1'` means the personal space (see `orgIdForSave`). */
-  orgId: string
+  /**
+   * The team space, or `null` when the page sent none: the personal space. `'1'` also means the
+   * personal space (see `orgIdForSave`, which maps both to "omit orgId").
+   */
+  orgId: string | null
 }
 
 /** The page's failure report (flow 1: the upload failed). */
@@ -25,6 +28,12 @@ export interface SelectorEvents {
 }
 
 export type PageMessage = { [E in SelectorEvent]: { event: E; detail: SelectorEvents[E] } }[SelectorEvent]
+
+/** A message of a known type whose payload cannot be used: `problem` says why, in words. */
+export interface UnusableMessage {
+  event: SelectorEvent
+  problem: string
+}
 
 export type Theme = 'light' | 'dark'
 
@@ -59,17 +68,33 @@ export function toId(value: unknown): string | undefined {
   if (typeof value === 'string' && /^\d{1,19}$/.test(value)) return `${BigInt(value)}`
 }
 
-/** The page's message as one of our events, or `undefined` for anything we do not accept. */
-export function parsePageMessage(data: unknown, prefix: string): PageMessage | undefined {
+/** Why `value` is not an id, for an error message; never shows a rounded number as an id. */
+const idProblem = (name: string, value: unknown) =>
+  `${name} is ${
+    value === undefined
+      ? 'missing'
+      : Number.isInteger(value) && (value as number) > 0
+        ? 'a number beyond 2^53, rounded on its way'
+        : 'not an integer id'
+  }`
+
+/**
+ * The page's message as one of our events; an `UnusableMessage` for a known type whose payload
+ * cannot be used; `undefined` for anything that is not a message of ours at all.
+ */
+export function parsePageMessage(data: unknown, prefix: string): PageMessage | UnusableMessage | undefined {
   if (!isDict(data) || typeof data.type !== 'string' || !data.type.startsWith(`${prefix}-`)) return
   const event = EVENTS.get(data.type.slice(prefix.length + 1))
   // The interface writes `payLoad`; `payload` is accepted too, since the same service spells it so elsewhere.
   const payload = 'payLoad' in data ? data.payLoad : data.payload
   if (event === 'success') {
-    if (!isDict(payload)) return
+    if (!isDict(payload)) return { event, problem: 'payLoad is not an object' }
     const folderId = toId(payload.id)
-    const orgId = toId(payload.orgId)
-    return folderId && orgId ? { event, detail: { folderId, orgId } } : undefined
+    // No orgId (absent or null): the personal space.
+    const orgId = payload.orgId == null ? null : toId(payload.orgId)
+    if (folderId === undefined) return { event, problem: idProblem('id', payload.id) }
+    if (orgId === undefined) return { event, problem: idProblem('orgId', payload.orgId) }
+    return { event, detail: { folderId, orgId } }
   }
   if (event === 'error') {
     const text = [data.message, payload, isDict(payload) && payload.message].find(

@@ -60,6 +60,7 @@ describe('resolveOptions: defaults', () => {
     expect(resolveOptions({ appUrl: 'https://app.example.com' })).toEqual({
       origin: 'https://app.example.com',
       src: 'https://app.example.com/outer/outerChoice?type=content&file=empty',
+      upload: false,
       message: { type: 'service-choiceModal-init', data: { theme: 'light' } },
       prefix: 'service',
       timeoutMs: 30_000,
@@ -72,6 +73,9 @@ describe('resolveOptions: defaults', () => {
   })
 
   test('flow 1 with URLs: isUrl is inferred, link defaults to empty', () => {
+    expect(
+      resolveOptions({ appUrl: 'https://app.example.com', files: ['https://a.example/f.png'] }).upload,
+    ).toBe(true)
     expect(
       resolveOptions({ appUrl: 'https://app.example.com', files: ['https://a.example/f.png'] }).message,
     ).toEqual({

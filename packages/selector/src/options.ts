@@ -51,6 +51,8 @@ export type SelectorOptions = PickFolderOptions | UploadWithSelectorOptions
 export interface Resolved {
   origin: string
   src: string
+  /** Flow 1: the page uploads `files` itself. */
+  upload: boolean
   /** What to post after the page's loaded message. */
   message: unknown
   prefix: string
@@ -109,6 +111,7 @@ export function resolveOptions(options: SelectorOptions): Resolved {
   return {
     origin: url.origin,
     src: url.href,
+    upload: 'files' in options,
     message,
     prefix,
     timeoutMs,

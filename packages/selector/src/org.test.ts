@@ -1,9 +1,10 @@
 import { expect, test } from 'vitest'
 import { orgIdForSave } from './org.ts'
 
-test('orgId 1 (the personal space) is not passed to material-save', () => {
+test('the personal space (orgId 1, or no orgId) is not passed to material-save', () => {
   expect(orgIdForSave('1')).toBeUndefined()
   expect(orgIdForSave(1)).toBeUndefined()
+  expect(orgIdForSave(null)).toBeUndefined()
 })
 
 test('any other team space id is passed on, as a decimal string', () => {

@@ -3,10 +3,11 @@ import { toId } from './messages.ts'
 
 /**
  * The `orgId` to pass to material-save for a folder the selector returned, or `undefined` to
- * omit it: the interface says not to pass orgId when the selector reported orgId 1 (the
- * personal space).
+ * omit it: the personal space, which the page reports as orgId 1 (not to be passed on) or
+ * without an orgId (`null`).
  */
-export function orgIdForSave(orgId: string | number): string | undefined {
+export function orgIdForSave(orgId: string | number | null): string | undefined {
+  if (orgId === null) return undefined
   const id = toId(orgId)
   if (id === undefined)
     throw new SelectorError('invalid-options', `orgId must be a non-negative integer id, got ${orgId}.`)

@@ -74,6 +74,15 @@ export function createSelector(options: SelectorOptions): Selector {
         // or replayed result). Cancel, unmount and error end the session whenever they come.
         return
       }
+      if ('problem' in message) {
+        // Flow 1's page answers only after uploading: the files may be stored though the answer is unusable.
+        return done(
+          new SelectorError(
+            'invalid-message',
+            `The folder selector page sent an unusable ${message.event} message: ${message.problem}.${config.upload ? ' The files may be uploaded already.' : ''}`,
+          ),
+        )
+      }
       emit(message.event, message.detail)
       if (message.event === 'success') done(null, message.detail)
       if (message.event === 'error') {

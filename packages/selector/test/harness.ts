@@ -85,7 +85,7 @@ export async function startOrigins(options: OriginOptions = {}): Promise<Origins
         const csp = `default-src 'self'; script-src 'self'; style-src 'self'; frame-src ${frames}`
         const html = `<!doctype html><html><head><meta charset="utf-8"><title>host</title>
 <script src="/tracker.js"></script><script src="/host.js"></script>${HARNESS[page]}</head>
-<body><button id="opener">open</button><div id="c1"></div><div id="c2"></div></body></html>`
+<body><button id="opener">open</button><input type="file" id="files" multiple><div id="c1"></div><div id="c2"></div></body></html>`
         return send(200, html, 'text/html', { 'content-security-policy': csp })
       }
       if (url.pathname.endsWith('/outer/outerChoice')) {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -74,6 +77,47 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
     expect(await page.evaluate(() => window.Selector.orgIdForSave('1'))).toBeUndefined()
   })
 
+  test('pickFolder: a page that reports the personal space without orgId resolves with orgId null', async (t) => {
+    sim!.control.quirks.selectorFamily = 'both'
+    sim!.control.quirks.selectorPersonalOrg = 'absent'
+    t.onTestFinished(() => {
+      sim!.control.quirks.selectorPersonalOrg = 'one'
+    })
+    const page = await suite.host(t, 'esm')
+    await page.evaluate((appUrl) => window.host.start('a', 'pickFolder', { appUrl }), sim!.urls.app)
+    const frame = await selectorPage(page)
+    await choose(frame, 'My Campaigns')
+    await choose(frame, '2026 Autumn')
+    await frame.getByRole('button', { name: 'Confirm' }).click()
+    expect(await result(page)).toEqual({ value: { folderId: MY_AUTUMN, orgId: null } })
+  })
+
+  test('uploadWithSelector: a page that sends a 19-digit folder id as a number rejects with invalid-message', async (t) => {
+    sim!.control.quirks.selectorFamily = 'selector'
+    sim!.control.quirks.selectorIds = 'numbers'
+    t.onTestFinished(() => {
+      sim!.control.quirks.selectorIds = 'exact'
+    })
+    const before = sim!.control.snapshot().materials.length
+    const page = await suite.host(t, 'esm')
+    await page.evaluate(
+      (appUrl) => window.host.start('a', 'uploadWithSelector', { appUrl, makeFiles: true }),
+      sim!.urls.app,
+    )
+    const frame = await selectorPage(page)
+    await frame.locator('.file').nth(1).waitFor()
+    await choose(frame, 'Acme Brand assets')
+    await frame.getByRole('button', { name: 'Upload' }).click()
+    const { error } = await result(page)
+    expect(error).toMatchObject({ code: 'invalid-message', isRetryable: false })
+    expect(error?.message).toContain('id is a number beyond 2^53')
+    expect(error?.message).toContain('The files may be uploaded already.')
+    expect(error?.message).not.toContain(String(Number(ACME_BRAND)))
+    // They were: the page uploaded them before it answered.
+    expect(sim!.control.snapshot().materials).toHaveLength(before + 2)
+    expect(await frames(page)).toEqual([0, 0])
+  })
+
   test('uploadWithSelector: the page uploads the files into the chosen folder; the assets serve the exact bytes', async (t) => {
     sim!.control.quirks.selectorFamily = 'both'
     const before = new Set(sim!.control.snapshot().materials.map((m) => m.id))
@@ -119,6 +163,44 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
       expect([...new Uint8Array(await response.arrayBuffer())]).toEqual(bytes)
     }
   })
+
+  test.for(['choiceModal', 'selector'] as const)(
+    'uploadWithSelector with files chosen from disk through <input type=file> (%s family): the exact bytes land',
+    async (family, t) => {
+      sim!.control.quirks.selectorFamily = family
+      const dir = mkdtempSync(join(tmpdir(), 'selector-disk-'))
+      t.onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+      const files: Array<[string, Buffer]> = [
+        ['a.txt', Buffer.from('hello from disk')],
+        ['all-bytes.bin', Buffer.from(ALL_BYTES)],
+      ]
+      for (const [name, bytes] of files) writeFileSync(join(dir, name), bytes)
+      const before = new Set(sim!.control.snapshot().materials.map((m) => m.id))
+      const page = await suite.host(t, 'esm')
+      await page.setInputFiles(
+        '#files',
+        files.map(([name]) => join(dir, name)),
+      )
+      await page.evaluate(
+        (appUrl) => window.host.start('a', 'uploadWithSelector', { appUrl, chosenFiles: true }),
+        sim!.urls.app,
+      )
+      const frame = await selectorPage(page)
+      await frame.locator('.file').nth(1).waitFor()
+      await choose(frame, 'Acme Brand assets')
+      await frame.getByRole('button', { name: 'Upload' }).click()
+      expect(await result(page)).toEqual({ value: { folderId: ACME_BRAND, orgId: '1001' } })
+      const saved = sim!.control.snapshot().materials.filter((m) => !before.has(m.id))
+      expect(saved.map((m) => `${m.name}.${m.extension}`)).toEqual(files.map(([name]) => name))
+      for (const [index, [, bytes]] of files.entries()) {
+        const material = saved[index]!
+        const response = await fetch(
+          `${sim!.urls.app}/files/${material.id}/${encodeURIComponent(`${material.name}.${material.extension}`)}`,
+        )
+        expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true)
+      }
+    },
+  )
 
   test('Escape in the page cancels: the call resolves null and nothing is uploaded', async (t) => {
     sim!.control.quirks.selectorFamily = 'both'

@@ -26,6 +26,14 @@ export interface Quirks {
    * is 1), drawn from the generator seeded by `faultSeed`. Default off. See webhooks/drift.ts.
    */
   drift?: boolean | number
+  /**
+   * How the selector page sends the ids of its success message: `exact` (default: JSON numbers up
+   * to 2^53 − 1, decimal strings beyond), or `numbers` (always JSON numbers, so ids beyond 2^53
+   * arrive rounded, as from a page that parsed them with `JSON.parse`).
+   */
+  selectorIds?: 'exact' | 'numbers'
+  /** How the selector page reports the personal space: orgId `1` (default), or no orgId at all. */
+  selectorPersonalOrg?: 'one' | 'absent'
 }
 
 /** Changes that produce callbacks and webhooks; implemented by the webhook sender. */

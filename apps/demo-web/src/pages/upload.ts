@@ -36,8 +36,9 @@ let flow2: ReturnType<typeof flowTwo> | undefined
 
 const theme = () => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')
 
-async function spaceName(context: PageContext, orgId: string): Promise<string> {
-  if (orgId === '1') return 'Personal space'
+async function spaceName(context: PageContext, orgId: string | null): Promise<string> {
+  // No orgId, or orgId 1: the personal space.
+  if (orgId === null || orgId === '1') return 'Personal space'
   try {
     return (await context.spaces()).find((s: Space) => s.id === orgId)?.name ?? `Space ${orgId}`
   } catch {
@@ -350,7 +351,8 @@ function flowTwo(context: PageContext) {
     const query = new URLSearchParams({
       name: item.file.name,
       folderId: target.folderId,
-      orgId: target.orgId,
+      // The personal space may come without an orgId: then none is sent.
+      ...(target.orgId !== null && { orgId: target.orgId }),
     })
     try {
       const response = await fetch(`/api/uploads?${query}`, {

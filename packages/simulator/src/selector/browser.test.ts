@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { chromiumOrSkip } from '@service-sdk/testkit'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest'
@@ -48,6 +51,12 @@ window.sendFiles = () => {
     },
   })
 }
+// Files the user chose through <input type=file>: disk-backed Files, not in-memory buffers.
+window.sendChosenFiles = () =>
+  window.send({
+    type: 'open',
+    data: { files: [...document.querySelector('#files').files], options: { isUrl: false, link: '' } },
+  })
 window.addFrame = (src) =>
   new Promise((resolve) => {
     const other = document.createElement('iframe')
@@ -76,7 +85,10 @@ beforeAll(async () => {
       res.end(body)
     }
     if (req.url === '/host.html')
-      return send('text/html', '<!doctype html><title>host</title><script src="/host.js"></script>')
+      return send(
+        'text/html',
+        '<!doctype html><title>host</title><script src="/host.js"></script><input type="file" id="files" multiple>',
+      )
     if (req.url === '/host.js') return send('text/javascript', HOST_JS)
     if (req.url === '/evil.html')
       return send('text/html', '<!doctype html><title>evil</title><script src="/evil.js"></script>')
@@ -188,6 +200,7 @@ declare global {
     embed(src: string): void
     send(message: unknown): void
     sendFiles(): void
+    sendChosenFiles(): void
     addFrame(src: string): Promise<void>
     leave(): void
     spoof(message: unknown): void
@@ -261,6 +274,44 @@ describe.skipIf(!chromium.available)('the selector page in Chromium', () => {
         })
         const response = await fetch(material.accessUrl)
         expect([...new Uint8Array(await response.arrayBuffer())]).toEqual(bytes)
+      }
+      expect(s.problems).toEqual([])
+    })
+
+    test('flow 1: files chosen from disk through <input type=file> are uploaded with their exact bytes', async (t) => {
+      const dir = mkdtempSync(join(tmpdir(), 'selector-disk-'))
+      t.onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+      const big = Buffer.alloc(3 * 1024 * 1024 + 5, 7)
+      const files: Array<[string, Buffer]> = [
+        ['a.txt', Buffer.from('hello from disk')],
+        ['all-bytes.bin', Buffer.from(ALL_BYTES)],
+        ['big.bin', big],
+      ]
+      for (const [name, bytes] of files) writeFileSync(join(dir, name), bytes)
+      const s = await open(t, family, 1)
+      const before = typesOf(family, 'init').length + typesOf(family, 'loaded').length
+      await s.page.setInputFiles(
+        '#files',
+        files.map(([name]) => join(dir, name)),
+      )
+      await s.page.evaluate(() => window.sendChosenFiles())
+      await s.frame.locator('.file').nth(2).waitFor()
+      await row(s.frame, 'Acme Campaigns').click()
+      const savedBefore = new Set(sim.control.snapshot().materials.map((m) => m.id))
+      await s.frame.getByRole('button', { name: 'Upload' }).click()
+      const messages = await s.waitForMessages(before + typesOf(family, 'success').length)
+      expect(messages.slice(before).map((m) => m.data)).toEqual(
+        typesOf(family, 'success').map((type) => ({ type, payLoad: { id: ACME_CAMPAIGNS, orgId: 1001 } })),
+      )
+      const saved = sim.control.snapshot().materials.filter((m) => !savedBefore.has(m.id))
+      expect(saved.map((m) => `${m.name}.${m.extension}`)).toEqual(files.map(([name]) => name))
+      for (const [index, [, bytes]] of files.entries()) {
+        const material = saved[index]!
+        expect(material).toMatchObject({ folderId: ACME_CAMPAIGNS, space: 't:1001', size: bytes.length })
+        const response = await fetch(
+          `${sim.urls.app}/files/${material.id}/${encodeURIComponent(`${material.name}.${material.extension}`)}`,
+        )
+        expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true)
       }
       expect(s.problems).toEqual([])
     })
@@ -373,6 +424,29 @@ describe.skipIf(!chromium.available)('the selector page in Chromium', () => {
     expect(fault.hits).toBe(1)
     // The browser logs the failed request; nothing else went wrong.
     expect(s.problems.filter((p) => !p.includes('status of 503'))).toEqual([])
+  })
+
+  test('quirks: ids always as JSON numbers (rounded beyond 2^53); the personal space without orgId', async (t) => {
+    sim.control.quirks.selectorIds = 'numbers'
+    sim.control.quirks.selectorPersonalOrg = 'absent'
+    t.onTestFinished(() => {
+      sim.control.quirks.selectorIds = 'exact'
+      sim.control.quirks.selectorPersonalOrg = 'one'
+    })
+    const s = await open(t, 'choiceModal', 2)
+    await row(s.frame, 'Acme Campaigns').click()
+    await s.frame.getByRole('button', { name: 'Confirm' }).click()
+    const s2 = await open(t, 'choiceModal', 2)
+    await row(s2.frame, 'My space (Ada Lovelace)').click()
+    await s2.frame.getByRole('button', { name: 'Confirm' }).click()
+    expect((await s.waitForMessages(2))[1]?.data).toEqual({
+      type: 'service-choiceModal-success',
+      payLoad: { id: Number(ACME_CAMPAIGNS), orgId: 1001 },
+    })
+    expect((await s2.waitForMessages(2))[1]?.data).toEqual({
+      type: 'service-choiceModal-success',
+      payLoad: { id: 0 },
+    })
   })
 
   test('keyboard: arrows move, Right opens, Enter selects, Enter again confirms', async (t) => {

@@ -113,11 +113,15 @@ export function selectorClient(): void {
     return true
   }
 
-  // Ids as the page reports them: exact JSON numbers when they fit in a double, else decimal strings.
+  // Ids as the page reports them: exact JSON numbers when they fit in a double, else decimal
+  // strings; with the `selectorIds: 'numbers'` quirk, always numbers (rounded beyond 2^53).
   const wire = (id: string | undefined) => {
     const n = Number(id)
-    return Number.isSafeInteger(n) ? n : id
+    return Number.isSafeInteger(n) || root.dataset.ids === 'numbers' ? n : id
   }
+  // The personal space (orgId 1), reported without orgId under `selectorPersonalOrg: 'absent'`.
+  const orgOf = (org: string | undefined) =>
+    org === '1' && root.dataset.personalOrg === 'absent' ? {} : { orgId: wire(org) }
 
   function lock(): void {
     tree.setAttribute('aria-disabled', 'true')
@@ -127,7 +131,7 @@ export function selectorClient(): void {
   function succeed(): void {
     if (!selected) return
     phase = 'done'
-    post('success', { payLoad: { id: wire(selected.dataset.folder), orgId: wire(selected.dataset.org) } })
+    post('success', { payLoad: { id: wire(selected.dataset.folder), ...orgOf(selected.dataset.org) } })
     say(
       flow === 'upload' ? `Uploaded to ${selected.dataset.path}.` : `Chosen: ${selected.dataset.path}`,
       'ok',
@@ -256,7 +260,11 @@ export function selectorClient(): void {
       xhr.onerror = () => reject(new Error(`${name}: the upload failed (network error).`))
       xhr.onabort = () => reject(new Error('aborted'))
       signal.addEventListener('abort', () => xhr.abort(), { once: true })
-      xhr.send(file)
+      // A slice, not the File itself: Chromium's XHR sends a File chosen from disk as a file
+      // path, which only the host page's renderer may read; from this cross-site frame the
+      // request fails with net::ERR_ACCESS_DENIED. A slice is a plain Blob, read through the
+      // blob registry by any holder, and costs no copy.
+      xhr.send(file.slice(0, file.size, file.type))
     })
   }
 

@@ -34,6 +34,10 @@ export const PAGE_CSP = [
 export interface SelectorPageModel {
   flow: SelectorFlow
   families: SelectorFamily[]
+  /** The `selectorIds` quirk: `numbers` sends every id as a JSON number, rounded beyond 2^53. */
+  ids: 'exact' | 'numbers'
+  /** The `selectorPersonalOrg` quirk: `absent` leaves orgId out for the personal space. */
+  personalOrg: 'one' | 'absent'
   userName: string
   spaces: SpaceView[]
   maxUploadBytes: number
@@ -51,7 +55,7 @@ export function renderSelectorPage(model: SelectorPageModel): string {
   const title = upload ? 'Upload to a folder' : 'Choose a folder'
   const tree = model.spaces.map((space, index) => spaceItem(space, index === 0)).join('')
   return `<!doctype html>
-<html lang="en" data-flow="${model.flow}" data-families="${model.families.join(' ')}" data-theme="light" data-max-bytes="${model.maxUploadBytes}">
+<html lang="en" data-flow="${model.flow}" data-families="${model.families.join(' ')}" data-ids="${model.ids}" data-personal-org="${model.personalOrg}" data-theme="light" data-max-bytes="${model.maxUploadBytes}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

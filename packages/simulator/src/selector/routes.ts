@@ -65,6 +65,8 @@ export function selectorRoutes(sim: SimContext, options: SelectorRouteOptions = 
     const html = renderSelectorPage({
       flow,
       families: familiesOf(sim.quirks.selectorFamily),
+      ids: sim.quirks.selectorIds === 'numbers' ? 'numbers' : 'exact',
+      personalOrg: sim.quirks.selectorPersonalOrg === 'absent' ? 'absent' : 'one',
       userName: sim.state.user(userId)?.name ?? 'Caller',
       spaces: spacesFor(sim, userId),
       maxUploadBytes: maxBytes,
