@@ -1,3 +1,4 @@
+export { type ResponseInfo, type WithResponse, withResponse } from '@service-sdk/core'
 export type { OpenApi } from './api.ts'
 export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
 export { MaterialSaveError } from './errors.ts'

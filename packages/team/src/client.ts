@@ -53,6 +53,21 @@ export interface TeamClient {
 }
 
 const MEMBERS = '/api/team/members'
+
+// What each call's failures tell the caller to do (the generic hints know no call).
+const CREATE_HINTS = {
+  conflict:
+    'A user with this email exists already: add them to the team with members.invite({ email }) instead.',
+}
+const INVITE_HINTS = {
+  notFound:
+    'No account is registered with this email: create the member with members.create({ email }) instead.',
+  conflict: 'The user is a member of this team already: there is nothing to do.',
+}
+const IMPERSONATE_HINTS = {
+  notFound:
+    'No member of this team has this user id: take the id from members.list(), or invite the user first.',
+}
 const memberListSchema = z.array(teamMemberSchema)
 
 /**
@@ -90,6 +105,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
             // A retried create could add the user twice: only resent when provably never received.
             idempotent: false,
             schema: createdMemberSchema,
+            hints: CREATE_HINTS,
             call: (init) => client.POST(`${MEMBERS}/create`, { ...init, body }),
           },
           call,
@@ -105,6 +121,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
             // A repeated invite answers 409 after a first one that succeeded unseen: not retried.
             idempotent: false,
             schema: createdMemberSchema,
+            hints: INVITE_HINTS,
             call: (init) => client.POST(`${MEMBERS}/invite`, { ...init, body }),
           },
           call,
@@ -133,6 +150,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
             // Each call mints a fresh login token; a repeat only mints another: safe to retry.
             idempotent: true,
             schema: impersonationSchema,
+            hints: IMPERSONATE_HINTS,
             call: (init) => client.POST(path, { ...init, params: { path: { userId: id } }, body }),
           },
           call,

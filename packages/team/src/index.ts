@@ -1,3 +1,4 @@
+export { type ResponseInfo, type WithResponse, withResponse } from '@service-sdk/core'
 export { checkCallbackUrl } from './callback-url.ts'
 export {
   createTeamClient,

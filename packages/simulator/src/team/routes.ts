@@ -19,11 +19,14 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
   })
 
   app.use('*', async (c, next) => {
-    const header = c.req.header('authorization') ?? ''
-    const key = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
-    if (!key) return teamError('unauthorized', 'Unauthorized: API Key is required')
+    // The live service's three 401 texts: no key, a header not of the form `Bearer <key>`, an unknown key.
+    const header = (c.req.header('authorization') ?? '').trim()
+    if (header === '' || /^Bearer$/i.test(header))
+      return teamError('unauthorized', 'Unauthorized: API Key is required')
+    const key = /^Bearer (\S+)$/i.exec(header)?.[1]
+    if (!key) return teamError('unauthorized', 'Unauthorized: Invalid authorization format')
     const team = sim.state.data.teams.find((t) => t.apiKey === key)
-    if (!team) return teamError('unauthorized', 'Unauthorized: Invalid API Key')
+    if (!team) return teamError('unauthorized', 'Unauthorized: Invalid API key')
     c.set('team', team)
     await next()
   })
@@ -46,7 +49,7 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
       throw new SimError('bad_request', 'Invalid password: at least 8 characters')
     }
     if (sim.state.userByEmail(email)) {
-      throw new SimError('conflict', `User already exists: ${email}. Invite the existing user instead`)
+      throw new SimError('conflict', `User already exists: ${email}`)
     }
     checkSeats(sim, team)
     const user: User = {
@@ -66,8 +69,7 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
     const body = await readJson(c.req.raw, 'team')
     const email = checkEmail(body.email, team)
     const user = sim.state.userByEmail(email)
-    if (!user)
-      throw new SimError('not_found', `No registered account for ${email}; create the member instead`)
+    if (!user) throw new SimError('not_found', `No registered account for ${email}`)
     if (sim.state.membership(team.id, user.id)) {
       throw new SimError('conflict', `${email} is already a member of this team`)
     }
