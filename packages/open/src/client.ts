@@ -5,8 +5,9 @@ import {
   createSubscriptionTransport,
   type OpenToken,
   type OrgSpace,
+  ServiceValidationError,
 } from '@service-sdk/core'
-import { createOpenApi, type OpenApi } from './api.ts'
+import { createOpenApi, type MaterialSaveForm, type OpenApi } from './api.ts'
 import type { UploadDefaults } from './upload/types.ts'
 import { createUploader, type Uploader } from './upload/uploader.ts'
 import { writableOrgs } from './write-rule.ts'
@@ -20,6 +21,13 @@ export interface OpenClientOptions extends ClientOptions {
   apiKey?: string
   /** Materials per material-save call; longer lists are split. Default 100. */
   maxMaterialsPerSave?: number
+  /**
+   * The material-save body form: `'top-level'` `{orgId?, materials}` (default, the interface's
+   * sample) or `'param'` `{param: {orgId?, materials}}` (its field table). The interface does not
+   * say which one the service accepts; if saves fail with a parameter error saying materials are
+   * missing, switch to the other.
+   */
+  materialSaveForm?: MaterialSaveForm
   /** Defaults of `upload()` / `uploadMany()`, and how long STS credentials are reused. */
   uploads?: UploadDefaults
 }
@@ -31,10 +39,15 @@ export interface OpenClient extends OpenApi, Uploader {
 
 /** The open API (area B). */
 export function createOpenClient(options: OpenClientOptions): OpenClient {
-  const { apiKey, maxMaterialsPerSave = 100, uploads, ...common } = options
+  const { apiKey, maxMaterialsPerSave = 100, materialSaveForm = 'top-level', uploads, ...common } = options
+  if (materialSaveForm !== 'top-level' && materialSaveForm !== 'param') {
+    throw new ServiceValidationError('open client options', [
+      { path: 'materialSaveForm', message: "must be 'top-level' or 'param'" },
+    ])
+  }
   const open = createOpenTransport(common)
   const subscription = apiKey === undefined ? undefined : createSubscriptionTransport({ ...common, apiKey })
-  const api = createOpenApi(open, subscription, { maxMaterialsPerSave })
+  const api = createOpenApi(open, subscription, { maxMaterialsPerSave, materialSaveForm })
   const uploader = createUploader({
     api,
     logger: open.logger,

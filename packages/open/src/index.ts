@@ -1,5 +1,5 @@
 export { type ResponseInfo, type WithResponse, withResponse } from '@service-sdk/core'
-export type { OpenApi } from './api.ts'
+export type { MaterialSaveForm, OpenApi } from './api.ts'
 export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
 export { MaterialSaveError } from './errors.ts'
 export { orgIdForSave } from './org-id.ts'

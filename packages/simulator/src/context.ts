@@ -14,7 +14,15 @@ export interface Quirks {
    * `selector`, or `both` (each message in both families). Default `both`.
    */
   selectorFamily?: 'choiceModal' | 'selector' | 'both'
+  /**
+   * Which material-save body form is accepted (the interface shows both and says not which):
+   * `top-level` `{orgId?, materials}`, `param` `{param: {orgId?, materials}}`, or `both` (default).
+   * The other form gets the service's parameter error (MB100001).
+   */
+  materialSaveForm?: MaterialSaveForm
 }
+
+export type MaterialSaveForm = 'top-level' | 'param' | 'both'
 
 /** Changes that produce callbacks and webhooks; implemented by the webhook sender. */
 export interface SimEvents {
