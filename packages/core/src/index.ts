@@ -32,7 +32,7 @@ export {
 } from './errors.ts'
 export type { paths as ServicePaths, webhooks as ServiceWebhooks } from './generated/openapi.ts'
 export { parseServiceJson, stringifyServiceJson } from './ids.ts'
-export { parseJson, stringifyJson } from './json.ts'
+export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
 export { type Logger, redactingLogger, silentLogger } from './logger.ts'
 export { createRedactor, REDACTED, type Redactor } from './redact.ts'
 export { type Clock, execute, type RawResponse, type ResponseInfo, systemClock } from './request.ts'

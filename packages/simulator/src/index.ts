@@ -8,6 +8,7 @@ export {
 export type { MaterialChanges, MaterialSaveForm, MetadataChange, Quirks } from './context.ts'
 export type { SimulatorControl } from './control.ts'
 export type { FaultAction, FaultHandle, FaultMatch, FaultRule, FaultTarget } from './faults.ts'
+export { MIN_NODE, UnsupportedNodeError } from './runtime.ts'
 export {
   defaultSeed,
   loadSeed,
