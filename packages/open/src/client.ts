@@ -3,6 +3,7 @@ import {
   type ClientOptions,
   createOpenTransport,
   createSubscriptionTransport,
+  MAX_MATERIALS_PER_SAVE,
   type OpenToken,
   type OrgSpace,
   ServiceValidationError,
@@ -19,7 +20,7 @@ export interface OpenClientOptions extends ClientOptions {
   token: OpenToken
   /** The API key for the subscription endpoints (`folders.*`, `events.*`). Optional otherwise. */
   apiKey?: string
-  /** Materials per material-save call; longer lists are split. Default 100. */
+  /** Materials per material-save call, 1 to 100 (the service's limit); longer lists are split. Default 100. */
   maxMaterialsPerSave?: number
   /**
    * The material-save body form: `'top-level'` `{orgId?, materials}` (default, the interface's
@@ -40,11 +41,17 @@ export interface OpenClient extends OpenApi, Uploader {
 /** The open API (area B). */
 export function createOpenClient(options: OpenClientOptions): OpenClient {
   const { apiKey, maxMaterialsPerSave = 100, materialSaveForm = 'top-level', uploads, ...common } = options
-  if (materialSaveForm !== 'top-level' && materialSaveForm !== 'param') {
-    throw new ServiceValidationError('open client options', [
-      { path: 'materialSaveForm', message: "must be 'top-level' or 'param'" },
-    ])
-  }
+  const issues = [
+    materialSaveForm === 'top-level' || materialSaveForm === 'param'
+      ? undefined
+      : { path: 'materialSaveForm', message: "must be 'top-level' or 'param'" },
+    Number.isInteger(maxMaterialsPerSave) &&
+    maxMaterialsPerSave >= 1 &&
+    maxMaterialsPerSave <= MAX_MATERIALS_PER_SAVE
+      ? undefined
+      : { path: 'maxMaterialsPerSave', message: `must be an integer from 1 to ${MAX_MATERIALS_PER_SAVE}` },
+  ].filter((issue) => issue !== undefined)
+  if (issues.length > 0) throw new ServiceValidationError('open client options', issues)
   const open = createOpenTransport(common)
   const subscription = apiKey === undefined ? undefined : createSubscriptionTransport({ ...common, apiKey })
   const api = createOpenApi(open, subscription, { maxMaterialsPerSave, materialSaveForm })

@@ -330,6 +330,11 @@ describe('material-save body form', () => {
     expect(() => client({ materialSaveForm: 'params' as 'param' })).toThrow(
       /materialSaveForm: must be 'top-level' or 'param'/,
     )
+    // The service takes at most 100 materials a request: a larger batch could never be saved.
+    expect(() => client({ maxMaterialsPerSave: 101 })).toThrow(
+      /maxMaterialsPerSave: must be an integer from 1 to 100/,
+    )
+    expect(() => client({ maxMaterialsPerSave: 0 })).toThrow(/maxMaterialsPerSave/)
   })
 })
 

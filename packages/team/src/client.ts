@@ -70,12 +70,6 @@ const IMPERSONATE_HINTS = {
 }
 const memberListSchema = z.array(teamMemberSchema)
 
-/**
- * The SDK's bound on a login link's life. The service documents no maximum; a login token that
- * lives longer than a month is a liability, so longer values are refused as a likely mistake.
- */
-export const MAX_EXPIRY_HOURS = 720
-
 /** The team API (area A). */
 export function createTeamClient(options: TeamClientOptions): TeamClient {
   const transport = createTeamTransport(options)
@@ -135,13 +129,9 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
           'userId',
         )
         const body = parseInput(impersonateOptionsSchema, input, 'impersonation options')
-        const issues = [
-          body.expiryHours !== undefined && body.expiryHours > MAX_EXPIRY_HOURS
-            ? { path: 'expiryHours', message: `must be at most ${MAX_EXPIRY_HOURS} hours (30 days)` }
-            : undefined,
-          body.callbackUrl !== undefined ? checkCallbackUrl(body.callbackUrl, allowedOrigins) : undefined,
-        ].filter((issue) => issue !== undefined)
-        if (issues.length > 0) throw new ServiceValidationError('impersonation options', issues)
+        const issue =
+          body.callbackUrl === undefined ? undefined : checkCallbackUrl(body.callbackUrl, allowedOrigins)
+        if (issue) throw new ServiceValidationError('impersonation options', [issue])
         const path = `${MEMBERS}/{userId}/impersonation` as const
         return transport.send<Impersonation>(
           {

@@ -1,12 +1,10 @@
+import { MAX_MATERIALS_PER_SAVE } from '@service-sdk/core'
 import type { MaterialSaveForm, SimContext } from '../context.ts'
 import { SimError } from '../sim-error.ts'
 import { BUCKET, type Id, type Material, type SpaceKey } from '../state.ts'
 import { parseId } from './folders.ts'
 import { canWrite } from './orgs.ts'
 import { uploadDir } from './sts.ts'
-
-/** The most materials one material-save call accepts; clients batch longer lists. */
-export const MAX_MATERIALS_PER_SAVE = 100
 
 export interface SavedMaterial extends Material {
   accessUrl: string
