@@ -169,3 +169,41 @@ describe('unwrapOpen', () => {
     expect(ServiceResponseError.isInstance(caught(() => unwrapOpen(raw(200, list), open)))).toBe(true)
   })
 })
+
+describe('hints', () => {
+  test("a call's own hint replaces the generic one, after the service's text without a doubled period", () => {
+    const error = caught(() =>
+      unwrapTeam(raw(409, { success: false, error: 'User already exists: a@acme.com.' }), {
+        ...team,
+        hints: { conflict: 'Invite them instead.' },
+      }),
+    )
+    expect((error as Error).message).toBe('User already exists: a@acme.com. Invite them instead.')
+  })
+
+  test.each([
+    ['Unauthorized: API Key is required', /No key reached the service/],
+    ['Unauthorized: Invalid authorization format', /must be "Bearer <key>"/],
+    ['Unauthorized: Invalid API key', /does not know this key/],
+    ['Unauthorized', /Check the key or token the client was created with/],
+  ])('401 %s gets its own advice', (text, advice) => {
+    const error = caught(() => unwrapTeam(raw(401, { success: false, error: text }), team))
+    expect(ServiceAuthenticationError.isInstance(error)).toBe(true)
+    expect((error as Error).message).toMatch(advice)
+  })
+
+  test('open-area codes take the call hints too', () => {
+    const error = caught(() =>
+      unwrapOpen(
+        raw(200, { code: 'MB100001', message: 'materials must be a non-empty list', traceId: 't1' }),
+        {
+          ...open,
+          hints: { invalid: 'Switch the body form.' },
+        },
+      ),
+    )
+    expect((error as Error).message).toBe(
+      'materials must be a non-empty list (traceId t1). Switch the body form.',
+    )
+  })
+})

@@ -7,7 +7,7 @@ export {
   type SubscriptionTransportOptions,
   type TeamTransportOptions,
 } from './areas.ts'
-export { errorForOpenCode, errorForStatus, unwrapOpen, unwrapTeam } from './envelope.ts'
+export { type ErrorHints, errorForOpenCode, errorForStatus, unwrapOpen, unwrapTeam } from './envelope.ts'
 export {
   type PermissionReason,
   ServiceApiError,
@@ -32,10 +32,10 @@ export {
 } from './errors.ts'
 export type { paths as ServicePaths, webhooks as ServiceWebhooks } from './generated/openapi.ts'
 export { parseServiceJson, stringifyServiceJson } from './ids.ts'
-export { parseJson, stringifyJson } from './json.ts'
+export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
 export { type Logger, redactingLogger, silentLogger } from './logger.ts'
 export { createRedactor, REDACTED, type Redactor } from './redact.ts'
-export { type Clock, execute, type RawResponse, systemClock } from './request.ts'
+export { type Clock, execute, type RawResponse, type ResponseInfo, systemClock } from './request.ts'
 export { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from './retry.ts'
 export * from './schemas/index.ts'
 export {
@@ -50,3 +50,4 @@ export {
 export type * from './types.ts'
 export { parseInput } from './validate.ts'
 export { VERSION } from './version.ts'
+export { type WithResponse, withResponse } from './with-response.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { internals, parseJson, stringifyJson } from './json.ts'
+import { internals, parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
 
 const ids = new Set(['id', 'folderIds', 'pendingInboundIdToMaterialId'])
 const BIG = '1673603133161799680'
@@ -94,5 +94,28 @@ describe('stringifyJson', () => {
   test('round trip keeps a 19-digit id exact', () => {
     const text = stringifyJson({ id: BigInt(BIG) })
     expect(parseJson(text, ids)).toEqual({ id: BIG })
+  })
+})
+
+describe('parseJsonWithBigInts (the simulator reads request bodies as a Java service does)', () => {
+  test('integers beyond 2^53 become exact bigints; strings of digits stay strings; safe numbers stay numbers', () => {
+    const text =
+      '{"a":1673603133161799680,"b":"1673603133161799680","c":42,"d":[-9007199254740993,1.5e300,9007199254740991],"e":"x 12345678901234567890"}'
+    expect(parseJsonWithBigInts(text)).toEqual({
+      a: 1673603133161799680n,
+      b: '1673603133161799680',
+      c: 42,
+      d: [-9007199254740993n, 1.5e300, 9007199254740991],
+      e: 'x 12345678901234567890',
+    })
+  })
+
+  test('a string holding a NUL escape and digits is never mistaken for a long integer', () => {
+    const text = '{"s":"\\u00001673603133161799680","n":1673603133161799680}'
+    expect(parseJsonWithBigInts(text)).toEqual({ s: '\u00001673603133161799680', n: 1673603133161799680n })
+  })
+
+  test('malformed JSON still throws', () => {
+    expect(() => parseJsonWithBigInts('{"a":1673603133161799680')).toThrow(SyntaxError)
   })
 })

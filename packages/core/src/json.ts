@@ -19,9 +19,10 @@ function isNumberChar(code: number): boolean {
 
 /**
  * Quote every integer literal beyond 2^53 that stands outside a string, so `JSON.parse` reads it
- * as its exact digits. Only the text up to the last candidate is scanned for string boundaries.
+ * as its exact digits (after `marker`, JSON text put before the digits inside the quotes). Only
+ * the text up to the last candidate is scanned for string boundaries.
  */
-function quoteBigIntegers(text: string): string {
+function quoteBigIntegers(text: string, marker = ''): string {
   let out = ''
   let last = 0
   let scanned = 0
@@ -40,7 +41,7 @@ function quoteBigIntegers(text: string): string {
     // Part of a float or an exponent (1.2345678901234567e30): not an integer literal.
     if (isNumberChar(text.charCodeAt(start - 1)) || isNumberChar(text.charCodeAt(end))) continue
     if (Number.isSafeInteger(Number(match[0]))) continue
-    out += `${text.slice(last, start)}"${match[0]}"`
+    out += `${text.slice(last, start)}"${marker}${match[0]}"`
     last = end
   }
   return last === 0 ? text : out + text.slice(last)
@@ -80,6 +81,27 @@ export function parseJson(text: string, idKeys: ReadonlySet<string> = NO_KEYS): 
   const value: unknown = JSON.parse(quoteBigIntegers(text))
   return idKeys.size === 0 ? value : stringifyIds(value, idKeys)
 }
+
+/**
+ * Parse JSON as a Java (Jackson) service reads it: an integer literal beyond 2^53 becomes a
+ * `bigint` with every digit, anything else as `JSON.parse` gives it, so the integer 123 and the
+ * string "123" stay apart. Needs no reviver `context.source` (Node >= 21), unlike the obvious way.
+ */
+export function parseJsonWithBigInts(text: string): unknown {
+  // Long integers are quoted behind a NUL, which a parsed string can only hold through a \u0000
+  // escape: when the text has one, a random tag after the NUL keeps ours apart from it.
+  const tag = /\\u0000/i.test(text) ? `${Math.random().toString(36).slice(2)}:` : ''
+  const prefix = `\u0000${tag}`
+  // In the JSON text the NUL is written as its escape.
+  const value: unknown = JSON.parse(quoteBigIntegers(text, `\\u0000${tag}`), (_key, v: unknown) =>
+    typeof v === 'string' && v.startsWith(prefix) && BIG_DIGITS.test(v.slice(prefix.length))
+      ? BigInt(v.slice(prefix.length))
+      : v,
+  )
+  return value
+}
+
+const BIG_DIGITS = /^-?\d{16,}$/
 
 // Not in TypeScript's lib yet; present in Node >= 21 and current browsers.
 const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON

@@ -62,7 +62,7 @@ function spec(failures: unknown[], extra: Partial<AttemptSpec<string>> = {}) {
       if (failure !== undefined) throw failure
       return ok
     },
-    unwrap: (r) => r.text,
+    unwrap: (r) => ({ value: r.text, traceId: undefined }),
     sends: () => sends,
     ...extra,
   }

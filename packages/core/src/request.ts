@@ -41,6 +41,23 @@ export const systemClock: Clock = {
     }),
 }
 
+/** What one successful response told, besides its value: for support tickets, logs and metrics. */
+export interface ResponseInfo {
+  /** HTTP status of the response. */
+  status: number
+  /** The service's trace id for this request (every open-area answer carries one); undefined when absent. */
+  traceId: string | undefined
+  /** Response headers. */
+  headers: Headers
+  method: string
+  /** The path template or path that was called, e.g. `/api/team/members`. */
+  path: string
+  /** 1 for the first attempt; higher when retries were needed. */
+  attempt: number
+  /** Time of the successful attempt, in ms. */
+  durationMs: number
+}
+
 export interface RequestContext {
   area: ServiceArea
   timeoutMs: number
@@ -59,8 +76,10 @@ export interface AttemptSpec<T> {
   timeoutMs?: number | undefined
   /** One attempt: send, and read the whole body, honouring `signal`. */
   send(signal: AbortSignal): Promise<RawResponse>
-  /** Turn a response into the result, or throw the typed error it means. */
-  unwrap(response: RawResponse): T
+  /** Turn a response into the result (and its traceId), or throw the typed error it means. */
+  unwrap(response: RawResponse): { value: T; traceId: string | undefined }
+  /** Told of the successful response (the client's and the call's `onResponse`). */
+  onResponse?: ((info: ResponseInfo) => void) | undefined
 }
 
 /**
@@ -76,13 +95,24 @@ export async function execute<T>(ctx: RequestContext, spec: AttemptSpec<T>): Pro
     const started = ctx.clock.now()
     try {
       const response = await withTimeout(timeoutMs, signal, (s) => spec.send(s))
-      const result = spec.unwrap(response)
+      const { value, traceId } = spec.unwrap(response)
+      const info: ResponseInfo = {
+        status: response.status,
+        traceId,
+        headers: response.headers,
+        method: spec.method,
+        path: spec.path,
+        attempt: attempt + 1,
+        durationMs: ctx.clock.now() - started,
+      }
       ctx.logger.debug('service request', {
         ...where(ctx, spec, attempt),
-        status: response.status,
-        durationMs: ctx.clock.now() - started,
+        status: info.status,
+        traceId,
+        durationMs: info.durationMs,
       })
-      return result
+      tell(ctx, spec, info)
+      return value
     } catch (caught) {
       if (signal?.aborted) throw signal.reason
       const error = asServiceError(caught, spec)
@@ -104,6 +134,19 @@ export async function execute<T>(ctx: RequestContext, spec: AttemptSpec<T>): Pro
       ctx.logger.warn('service request failed; retrying', { ...fields, delayMs: delay })
       await ctx.clock.sleep(delay, signal)
     }
+  }
+}
+
+// A hook that throws must not turn a completed call (maybe a create) into a failure.
+function tell(ctx: RequestContext, spec: AttemptSpec<unknown>, info: ResponseInfo): void {
+  try {
+    spec.onResponse?.(info)
+  } catch (error) {
+    ctx.logger.warn('onResponse hook threw; the call itself succeeded', {
+      method: spec.method,
+      path: spec.path,
+      error: error instanceof Error ? error.message : String(error),
+    })
   }
 }
 

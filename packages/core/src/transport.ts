@@ -1,11 +1,18 @@
 import createClient, { type Client } from 'openapi-fetch'
 import type { z } from 'zod'
-import { unwrapOpen, unwrapTeam } from './envelope.ts'
+import { type ErrorHints, type Unwrapped, unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
 import { type ServiceArea, ServiceResponseError } from './errors.ts'
 import { stringifyServiceJson } from './ids.ts'
 import { type Logger, redactingLogger } from './logger.ts'
 import { createRedactor, type Redactor } from './redact.ts'
-import { type Clock, execute, type RawResponse, type RequestContext, systemClock } from './request.ts'
+import {
+  type Clock,
+  execute,
+  type RawResponse,
+  type RequestContext,
+  type ResponseInfo,
+  systemClock,
+} from './request.ts'
 import { type RetryOptions, resolveRetry } from './retry.ts'
 import { VERSION } from './version.ts'
 
@@ -23,6 +30,8 @@ export interface ClientOptions {
   userAgent?: string
   /** Check every response against the SDK's schemas and throw `ServiceResponseError` on a mismatch. Default false. */
   validateResponses?: boolean
+  /** Told of every successful response of this client (status, traceId, headers): for logs and metrics. */
+  onResponse?: (info: ResponseInfo) => void
 }
 
 /** Options of a single call. */
@@ -31,6 +40,11 @@ export interface CallOptions {
   signal?: AbortSignal
   /** Overrides the client's per-attempt timeout for this call. */
   timeoutMs?: number
+  /**
+   * Told of each successful response of this call (a call that sends several requests, such as a
+   * long material save, tells each). `withResponse()` is the convenient way to use it.
+   */
+  onResponse?: (info: ResponseInfo) => void
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000
@@ -65,6 +79,8 @@ export interface SendSpec<S extends z.ZodType | undefined> {
   schema?: S
   /** Open area: also accept a bare result without the envelope. */
   allowBare?: boolean
+  /** What this call's failures tell the caller to do, in place of the generic hints. */
+  hints?: ErrorHints
 }
 
 export interface Transport<Paths extends {}> {
@@ -104,6 +120,17 @@ function userAgent(client: string, extra: string | undefined): string {
 // Browsers forbid or preflight a custom User-Agent; send it only where it is ours to set.
 const CAN_SET_USER_AGENT = typeof document === 'undefined'
 
+function both(
+  client: ((info: ResponseInfo) => void) | undefined,
+  call: ((info: ResponseInfo) => void) | undefined,
+): ((info: ResponseInfo) => void) | undefined {
+  if (!client || !call) return client ?? call
+  return (info) => {
+    client(info)
+    call(info)
+  }
+}
+
 export function createTransport<Paths extends {}>(init: TransportInit): Transport<Paths> {
   const redact = createRedactor(init.secrets)
   const logger = redactingLogger(init.logger, redact)
@@ -126,15 +153,16 @@ export function createTransport<Paths extends {}>(init: TransportInit): Transpor
     Request: PreparedRequest as unknown as typeof Request,
   })
 
-  const unwrap = (spec: SendSpec<z.ZodType | undefined>, response: RawResponse): unknown => {
-    const where = { area: init.area, method: spec.method, path: spec.path, redact }
-    const value =
+  const unwrap = (spec: SendSpec<z.ZodType | undefined>, response: RawResponse): Unwrapped => {
+    const where = { area: init.area, method: spec.method, path: spec.path, redact, hints: spec.hints }
+    const unwrapped =
       init.area === 'team'
-        ? unwrapTeam(response, where)
-        : unwrapOpen(response, where, { allowBare: spec.allowBare ?? false })
-    if (!validate || !spec.schema) return value
+        ? unwrapTeamResponse(response, where)
+        : unwrapOpenResponse(response, where, { allowBare: spec.allowBare ?? false })
+    if (!validate || !spec.schema) return unwrapped
+    const { value } = unwrapped
     const parsed = spec.schema.safeParse(value)
-    if (parsed.success) return parsed.data
+    if (parsed.success) return { value: parsed.data, traceId: unwrapped.traceId }
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
     throw new ServiceResponseError({
       status: response.status,
@@ -179,7 +207,8 @@ export function createTransport<Paths extends {}>(init: TransportInit): Transpor
           if (!raw) throw new Error('the transport fetch was not called')
           return raw
         },
-        unwrap: (response) => unwrap(spec, response) as T,
+        unwrap: (response) => unwrap(spec, response) as { value: T; traceId: string | undefined },
+        onResponse: both(init.onResponse, options.onResponse),
       })
     },
   }

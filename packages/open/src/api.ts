@@ -26,14 +26,31 @@ import { MaterialSaveError } from './errors.ts'
 import { orgIdForSave } from './org-id.ts'
 
 const CALL = '/open-api/standard/call/service'
+
+/**
+ * The two material-save body forms the interface shows: `top-level` `{orgId?, materials}` (its
+ * sample) and `param` `{param: {orgId?, materials}}` (its field table). Which one the service
+ * accepts is not documented.
+ */
+export type MaterialSaveForm = 'top-level' | 'param'
+
+const OTHER_FORM: Record<MaterialSaveForm, MaterialSaveForm> = { 'top-level': 'param', param: 'top-level' }
+
+// A service that reads the other form finds no materials in the body, and says so.
+function saveHints(form: MaterialSaveForm) {
+  return {
+    invalid: `Check the materials. If the service says materials are missing or empty although they were sent, it reads the other body form: create the open client with materialSaveForm: '${OTHER_FORM[form]}' (now '${form}').`,
+  }
+}
 const eventTypeListSchema = z.array(eventTypeEntrySchema)
 
 /** The open API's calls (area B), over the token transport and the API-key transport. */
 export function createOpenApi(
   open: Transport<ServicePaths>,
   subscription: Transport<ServicePaths> | undefined,
-  options: { maxMaterialsPerSave: number },
+  options: { maxMaterialsPerSave: number; materialSaveForm: MaterialSaveForm },
 ) {
+  const hints = saveHints(options.materialSaveForm)
   const requireSubscription = (): Transport<ServicePaths> => {
     if (subscription) return subscription
     throw new ServiceValidationError('open client options', [
@@ -42,7 +59,8 @@ export function createOpenApi(
   }
 
   async function saveBatch(orgId: string | undefined, materials: MaterialInput[], call?: CallOptions) {
-    const body = orgId === undefined ? { materials } : { orgId, materials }
+    const fields = orgId === undefined ? { materials } : { orgId, materials }
+    const body = options.materialSaveForm === 'param' ? { param: fields } : fields
     const result = await open.send<{ materials: SavedMaterial[] }>(
       {
         method: 'POST',
@@ -50,6 +68,7 @@ export function createOpenApi(
         // Each call creates assets: never repeated once it may have been acted on.
         idempotent: false,
         schema: materialSaveResultSchema,
+        hints,
         call: (init) => open.client.POST(`${CALL}/material-save`, { ...init, body }),
       },
       call,

@@ -3,10 +3,12 @@ import {
   type ClientOptions,
   createOpenTransport,
   createSubscriptionTransport,
+  MAX_MATERIALS_PER_SAVE,
   type OpenToken,
   type OrgSpace,
+  ServiceValidationError,
 } from '@service-sdk/core'
-import { createOpenApi, type OpenApi } from './api.ts'
+import { createOpenApi, type MaterialSaveForm, type OpenApi } from './api.ts'
 import type { UploadDefaults } from './upload/types.ts'
 import { createUploader, type Uploader } from './upload/uploader.ts'
 import { writableOrgs } from './write-rule.ts'
@@ -18,8 +20,15 @@ export interface OpenClientOptions extends ClientOptions {
   token: OpenToken
   /** The API key for the subscription endpoints (`folders.*`, `events.*`). Optional otherwise. */
   apiKey?: string
-  /** Materials per material-save call; longer lists are split. Default 100. */
+  /** Materials per material-save call, 1 to 100 (the service's limit); longer lists are split. Default 100. */
   maxMaterialsPerSave?: number
+  /**
+   * The material-save body form: `'top-level'` `{orgId?, materials}` (default, the interface's
+   * sample) or `'param'` `{param: {orgId?, materials}}` (its field table). The interface does not
+   * say which one the service accepts; if saves fail with a parameter error saying materials are
+   * missing, switch to the other.
+   */
+  materialSaveForm?: MaterialSaveForm
   /** Defaults of `upload()` / `uploadMany()`, and how long STS credentials are reused. */
   uploads?: UploadDefaults
 }
@@ -31,10 +40,21 @@ export interface OpenClient extends OpenApi, Uploader {
 
 /** The open API (area B). */
 export function createOpenClient(options: OpenClientOptions): OpenClient {
-  const { apiKey, maxMaterialsPerSave = 100, uploads, ...common } = options
+  const { apiKey, maxMaterialsPerSave = 100, materialSaveForm = 'top-level', uploads, ...common } = options
+  const issues = [
+    materialSaveForm === 'top-level' || materialSaveForm === 'param'
+      ? undefined
+      : { path: 'materialSaveForm', message: "must be 'top-level' or 'param'" },
+    Number.isInteger(maxMaterialsPerSave) &&
+    maxMaterialsPerSave >= 1 &&
+    maxMaterialsPerSave <= MAX_MATERIALS_PER_SAVE
+      ? undefined
+      : { path: 'maxMaterialsPerSave', message: `must be an integer from 1 to ${MAX_MATERIALS_PER_SAVE}` },
+  ].filter((issue) => issue !== undefined)
+  if (issues.length > 0) throw new ServiceValidationError('open client options', issues)
   const open = createOpenTransport(common)
   const subscription = apiKey === undefined ? undefined : createSubscriptionTransport({ ...common, apiKey })
-  const api = createOpenApi(open, subscription, { maxMaterialsPerSave })
+  const api = createOpenApi(open, subscription, { maxMaterialsPerSave, materialSaveForm })
   const uploader = createUploader({
     api,
     logger: open.logger,

@@ -1,4 +1,5 @@
-export type { OpenApi } from './api.ts'
+export { type ResponseInfo, type WithResponse, withResponse } from '@service-sdk/core'
+export type { MaterialSaveForm, OpenApi } from './api.ts'
 export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
 export { MaterialSaveError } from './errors.ts'
 export { orgIdForSave } from './org-id.ts'

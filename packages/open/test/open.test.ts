@@ -19,6 +19,7 @@ import {
   MaterialSaveError,
   type OpenClientOptions,
   orgIdForSave,
+  withResponse,
   writableOrgs,
 } from '../src/index.ts'
 
@@ -87,6 +88,7 @@ afterEach(() => {
   sim.control.faults.clear()
   sim.control.quirks.successCode = '0'
   sim.control.quirks.bareEventTypes = false
+  sim.control.quirks.materialSaveForm = 'both'
 })
 afterAll(async () => {
   await sim.stop()
@@ -272,6 +274,108 @@ describe('materials.save', () => {
     sim.control.quirks.successCode = code
     const { open } = client()
     expect((await open.orgs()).length).toBe(6)
+  })
+})
+
+describe('material-save body form', () => {
+  // The interface shows both forms and does not say which one the service accepts.
+  const FORMS = ['top-level', 'param'] as const
+
+  async function saveOne(form: (typeof FORMS)[number]) {
+    const { open, sent } = client({ materialSaveForm: form })
+    const credential = await open.credentials()
+    const key = await putObject(credential, `form-${form}.txt`, Buffer.from('form'))
+    const result = await open.materials
+      .save({ orgId: '1001', materials: [{ key, name: `form ${form}`, extension: 'txt', size: 4 }] })
+      .catch((e: unknown) => e)
+    const body = JSON.parse(sent.find((s) => s.path.endsWith('/material-save'))?.body ?? '{}')
+    return { result, body }
+  }
+
+  test.each(FORMS)('form %s is sent as such and accepted by a service that accepts it', async (form) => {
+    sim.control.quirks.materialSaveForm = form
+    const { result, body } = await saveOne(form)
+    expect(Array.isArray(result) && result[0]?.name).toBe(`form ${form}`)
+    const fields = form === 'param' ? body.param : body
+    expect(Object.keys(body)).toEqual(form === 'param' ? ['param'] : ['orgId', 'materials'])
+    expect(fields).toMatchObject({ orgId: 1001, materials: [{ name: `form ${form}` }] })
+  })
+
+  test.each([
+    ['top-level', 'param'],
+    ['param', 'top-level'],
+  ] as const)(
+    'form %s against a service that reads only %s: a parameter error that says to switch',
+    async (form, accepted) => {
+      sim.control.quirks.materialSaveForm = accepted
+      const before = sim.control.snapshot().materials.length
+      const { result } = await saveOne(form)
+      expect(ServiceInvalidRequestError.isInstance(result)).toBe(true)
+      errors.push(result)
+      expect(result).toMatchObject({ code: 'MB100001', isRetryable: false })
+      expect((result as Error).message).toContain(
+        `create the open client with materialSaveForm: '${accepted}' (now '${form}')`,
+      )
+      expect(sim.control.snapshot().materials.length).toBe(before)
+    },
+  )
+
+  test('the default is the top-level form; an unknown form is refused at creation', async () => {
+    sim.control.quirks.materialSaveForm = 'top-level'
+    const { open, sent } = client()
+    const credential = await open.credentials()
+    const key = await putObject(credential, 'default-form.txt', Buffer.from('d'))
+    await open.materials.save({ materials: [{ key, name: 'd', extension: 'txt', size: 1 }] })
+    expect(JSON.parse(sent.at(-1)?.body ?? '{}')).toHaveProperty('materials')
+    expect(() => client({ materialSaveForm: 'params' as 'param' })).toThrow(
+      /materialSaveForm: must be 'top-level' or 'param'/,
+    )
+    // The service takes at most 100 materials a request: a larger batch could never be saved.
+    expect(() => client({ maxMaterialsPerSave: 101 })).toThrow(
+      /maxMaterialsPerSave: must be an integer from 1 to 100/,
+    )
+    expect(() => client({ maxMaterialsPerSave: 0 })).toThrow(/maxMaterialsPerSave/)
+  })
+})
+
+describe('response metadata', () => {
+  const TRACE = /^[0-9a-f]{16}$/
+
+  test('every open-area call gives its traceId and status beside the plain result', async () => {
+    const { open } = client({ maxMaterialsPerSave: 1 })
+    const credentials = await withResponse((call) => open.credentials(call))
+    expect(credentials.data).toMatchObject({ endPoint: sim.urls.oss, accessKeyId: expect.any(String) })
+    expect(credentials.response).toMatchObject({ status: 200, traceId: expect.stringMatching(TRACE) })
+    const orgs = await withResponse((call) => open.orgs(call))
+    expect(Array.isArray(orgs.data)).toBe(true)
+    expect(orgs.response?.traceId).toMatch(TRACE)
+    expect(orgs.response?.traceId).not.toBe(credentials.response?.traceId)
+
+    const key = await putObject(credentials.data, 'traced.txt', Buffer.from('t'))
+    const item = (name: string) => ({ key, name, extension: 'txt', size: 1 })
+    const saved = await withResponse((call) =>
+      open.materials.save({ materials: [item('t1'), item('t2')] }, call),
+    )
+    expect(saved.data.map((m) => m.name)).toEqual(['t1', 't2'])
+    expect(saved.responses).toHaveLength(2)
+    expect(saved.responses.every((r) => TRACE.test(r.traceId ?? ''))).toBe(true)
+    expect(saved.response).toBe(saved.responses[1])
+
+    const subscribed = await withResponse((call) =>
+      open.folders.subscribe({ folderIds: [PERSONAL_FOLDER], callbackUrl: 'https://hooks.example/f' }, call),
+    )
+    expect(subscribed.data).toBeUndefined()
+    expect(subscribed.response).toMatchObject({ status: 200, path: '/api/service/folder-subscribe' })
+    expect(subscribed.response?.traceId).toMatch(TRACE)
+    const types = await withResponse((call) => open.events.types(call))
+    expect(types.response?.traceId).toMatch(TRACE)
+  })
+
+  test('the success log line carries the traceId', async () => {
+    const { open } = client()
+    const { response } = await withResponse((call) => open.orgs(call))
+    const line = logs.filter((l) => l.startsWith('service request {')).at(-1)
+    expect(line).toContain(`"traceId":"${response?.traceId}"`)
   })
 })
 

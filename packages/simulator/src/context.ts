@@ -34,7 +34,15 @@ export interface Quirks {
   selectorIds?: 'exact' | 'numbers'
   /** How the selector page reports the personal space: orgId `1` (default), or no orgId at all. */
   selectorPersonalOrg?: 'one' | 'absent'
+  /**
+   * Which material-save body form is accepted (the interface shows both and says not which):
+   * `top-level` `{orgId?, materials}`, `param` `{param: {orgId?, materials}}`, or `both` (default).
+   * The other form gets the service's parameter error (MB100001).
+   */
+  materialSaveForm?: MaterialSaveForm
 }
+
+export type MaterialSaveForm = 'top-level' | 'param' | 'both'
 
 /** Changes that produce callbacks and webhooks; implemented by the webhook sender. */
 export interface SimEvents {

@@ -5,9 +5,10 @@ export {
   type SimulatorFetch,
   type SimulatorOptions,
 } from './app.ts'
-export type { MaterialChanges, MetadataChange, Quirks } from './context.ts'
+export type { MaterialChanges, MaterialSaveForm, MetadataChange, Quirks } from './context.ts'
 export type { SimulatorControl } from './control.ts'
 export type { FaultAction, FaultHandle, FaultMatch, FaultRule, FaultTarget } from './faults.ts'
+export { MIN_NODE, UnsupportedNodeError } from './runtime.ts'
 export {
   defaultSeed,
   loadSeed,

@@ -1,18 +1,7 @@
+import { parseJsonWithBigInts } from '@service-sdk/core'
 import { SimError } from './sim-error.ts'
 
 const MAX_BODY = 1024 * 1024
-
-/**
- * JSON as the service's (Java) parser sees it: an integer too large for a double keeps every
- * digit (as a bigint), and a string stays a string, so an id sent as "123" is told apart from 123.
- */
-function parseWire(text: string): unknown {
-  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
-    typeof value === 'number' && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? '')
-      ? BigInt(context?.source as string)
-      : value,
-  )
-}
 
 /**
  * Read a JSON object body as the service does: `Content-Type: application/json` required when
@@ -35,7 +24,9 @@ export async function readJson(
   }
   let body: unknown
   try {
-    body = parseWire(text)
+    // As the service's (Java) parser reads it: an integer too large for a double keeps every digit
+    // (a bigint), and a string stays a string, so an id sent as "123" is told apart from 123.
+    body = parseJsonWithBigInts(text)
   } catch {
     throw new SimError('bad_request', 'Malformed JSON body')
   }

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { createSimulatorApp, type SimulatorFetch, type SimulatorOptions } from './app.ts'
 import type { SimulatorControl } from './control.ts'
+import { assertSupportedNode } from './runtime.ts'
 
 export interface StartOptions extends SimulatorOptions {
   /** Port of the service (team API, open API, pages). Default 0: any free port. */
@@ -48,6 +49,7 @@ function close(server: ServerType): Promise<void> {
 
 /** The simulator on real ports: what the demo, integration tests and `service-sim` use. */
 export async function startSimulator(options: StartOptions = {}): Promise<RunningSimulator> {
+  assertSupportedNode()
   const host = options.host ?? '127.0.0.1'
   const sim = createSimulatorApp(options)
   const main = await listen(sim.fetch, options.port ?? 0, host)

@@ -89,3 +89,8 @@ export function expectWebhookMatchesSpec(eventType: string, body: unknown): void
     )
   }
 }
+
+/** Whether `value` is valid against the spec's schema at `pointer` (e.g. `/components/schemas/Id`). */
+export function specAccepts(pointer: string, value: unknown): boolean {
+  return validatorFor(pointer)(value) === true
+}

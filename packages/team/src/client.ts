@@ -53,13 +53,22 @@ export interface TeamClient {
 }
 
 const MEMBERS = '/api/team/members'
-const memberListSchema = z.array(teamMemberSchema)
 
-/**
- * The SDK's bound on a login link's life. The service documents no maximum; a login token that
- * lives longer than a month is a liability, so longer values are refused as a likely mistake.
- */
-export const MAX_EXPIRY_HOURS = 720
+// What each call's failures tell the caller to do (the generic hints know no call).
+const CREATE_HINTS = {
+  conflict:
+    'A user with this email exists already: add them to the team with members.invite({ email }) instead.',
+}
+const INVITE_HINTS = {
+  notFound:
+    'No account is registered with this email: create the member with members.create({ email }) instead.',
+  conflict: 'The user is a member of this team already: there is nothing to do.',
+}
+const IMPERSONATE_HINTS = {
+  notFound:
+    'No member of this team has this user id: take the id from members.list(), or invite the user first.',
+}
+const memberListSchema = z.array(teamMemberSchema)
 
 /** The team API (area A). */
 export function createTeamClient(options: TeamClientOptions): TeamClient {
@@ -90,6 +99,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
             // A retried create could add the user twice: only resent when provably never received.
             idempotent: false,
             schema: createdMemberSchema,
+            hints: CREATE_HINTS,
             call: (init) => client.POST(`${MEMBERS}/create`, { ...init, body }),
           },
           call,
@@ -105,6 +115,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
             // A repeated invite answers 409 after a first one that succeeded unseen: not retried.
             idempotent: false,
             schema: createdMemberSchema,
+            hints: INVITE_HINTS,
             call: (init) => client.POST(`${MEMBERS}/invite`, { ...init, body }),
           },
           call,
@@ -118,13 +129,9 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
           'userId',
         )
         const body = parseInput(impersonateOptionsSchema, input, 'impersonation options')
-        const issues = [
-          body.expiryHours !== undefined && body.expiryHours > MAX_EXPIRY_HOURS
-            ? { path: 'expiryHours', message: `must be at most ${MAX_EXPIRY_HOURS} hours (30 days)` }
-            : undefined,
-          body.callbackUrl !== undefined ? checkCallbackUrl(body.callbackUrl, allowedOrigins) : undefined,
-        ].filter((issue) => issue !== undefined)
-        if (issues.length > 0) throw new ServiceValidationError('impersonation options', issues)
+        const issue =
+          body.callbackUrl === undefined ? undefined : checkCallbackUrl(body.callbackUrl, allowedOrigins)
+        if (issue) throw new ServiceValidationError('impersonation options', [issue])
         const path = `${MEMBERS}/{userId}/impersonation` as const
         return transport.send<Impersonation>(
           {
@@ -133,6 +140,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
             // Each call mints a fresh login token; a repeat only mints another: safe to retry.
             idempotent: true,
             schema: impersonationSchema,
+            hints: IMPERSONATE_HINTS,
             call: (init) => client.POST(path, { ...init, params: { path: { userId: id } }, body }),
           },
           call,

@@ -1,8 +1,8 @@
+export { MAX_EXPIRY_HOURS, type ResponseInfo, type WithResponse, withResponse } from '@service-sdk/core'
 export { checkCallbackUrl } from './callback-url.ts'
 export {
   createTeamClient,
   type ImpersonateOptions,
-  MAX_EXPIRY_HOURS,
   type TeamClient,
   type TeamClientOptions,
 } from './client.ts'

@@ -11,7 +11,7 @@ import {
 } from '@service-sdk/core'
 import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import { createTeamClient, embedImpersonation, type TeamClientOptions } from '../src/index.ts'
+import { createTeamClient, embedImpersonation, type TeamClientOptions, withResponse } from '../src/index.ts'
 
 let sim: RunningSimulator
 const logs: string[] = []
@@ -77,14 +77,73 @@ describe('members.list', () => {
     })
   })
 
-  test('a wrong key is an authentication error', async () => {
+  test('a wrong key is an authentication error that says to copy the key again', async () => {
     const { team } = client({ apiKey: 'team_sk_wrong_key_value' })
     const error = await failure(team.members.list())
     expect(ServiceAuthenticationError.isInstance(error)).toBe(true)
-    expect(error).toMatchObject({
-      status: 401,
-      message: expect.stringContaining('Unauthorized: Invalid API Key'),
+    expect(error).toMatchObject({ status: 401, code: 'unauthorized', isRetryable: false })
+    expect((error as Error).message).toMatch(
+      /^Unauthorized: Invalid API key\. The service does not know this key: copy the API key again/,
+    )
+  })
+
+  // A proxy between the client and the service can rewrite or drop the header the client sets.
+  test.each([
+    [
+      'a header not of the form Bearer <key>',
+      (headers: Headers) => headers.set('authorization', `Token ${sim.credentials.teamApiKey}`),
+      /^Unauthorized: Invalid authorization format\. The Authorization header must be "Bearer <key>"/,
+    ],
+    [
+      'no header at all',
+      (headers: Headers) => headers.delete('authorization'),
+      /^Unauthorized: API Key is required\. No key reached the service: pass the API key as apiKey/,
+    ],
+  ])('%s is an authentication error with its own hint', async (_name, rewrite, message) => {
+    const { team } = client({
+      fetch: (input, init) => {
+        const headers = new Headers(init?.headers)
+        rewrite(headers)
+        return fetch(input, { ...init, headers })
+      },
     })
+    const error = await failure(team.members.list())
+    expect(ServiceAuthenticationError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({ status: 401, code: 'unauthorized' })
+    expect((error as Error).message).toMatch(message)
+  })
+})
+
+describe('response metadata', () => {
+  test('withResponse gives the plain result with the status; the client hook and the log line see each success', async () => {
+    const seen: Array<{ status: number; path: string }> = []
+    const { team } = client({ onResponse: ({ status, path }) => seen.push({ status, path }) })
+    const plain = await team.members.list()
+    const { data, response, responses } = await withResponse((call) => team.members.list(call))
+    expect(data).toEqual(plain)
+    expect(Array.isArray(data)).toBe(true)
+    expect(response).toMatchObject({ status: 200, method: 'GET', path: '/api/team/members', attempt: 1 })
+    expect(response?.headers.get('content-type')).toMatch(/application\/json/)
+    expect(responses).toEqual([response])
+    expect(seen).toEqual([
+      { status: 200, path: '/api/team/members' },
+      { status: 200, path: '/api/team/members' },
+    ])
+    expect(logs.filter((l) => l.startsWith('service request {')).at(-1)).toMatch(/"status":200/)
+  })
+
+  test('a hook that throws does not fail the call', async () => {
+    const { team } = client()
+    const { data } = await withResponse((call) =>
+      team.members.list({
+        ...call,
+        onResponse: () => {
+          throw new Error('hook bug')
+        },
+      }),
+    )
+    expect(data.length).toBeGreaterThan(0)
+    expect(logs.at(-1)).toMatch(/^onResponse hook threw; the call itself succeeded .*hook bug/)
   })
 })
 
@@ -105,23 +164,30 @@ describe('members.create and invite', () => {
     expect(error).toMatchObject({ status: 403, reason: 'domain-not-whitelisted', domain: 'gmail.com' })
   })
 
-  test('creating an existing user is a conflict', async () => {
+  test('creating an existing user is a conflict that says to invite them', async () => {
     const { team } = client()
-    expect(
-      ServiceConflictError.isInstance(await failure(team.members.create({ email: 'linus@acme.com' }))),
-    ).toBe(true)
+    const error = await failure(team.members.create({ email: 'linus@acme.com' }))
+    expect(ServiceConflictError.isInstance(error)).toBe(true)
+    expect((error as Error).message).toBe(
+      'User already exists: linus@acme.com. A user with this email exists already: add them to the team with members.invite({ email }) instead.',
+    )
   })
 
   test('invite adds a registered user once; a second invite conflicts; an unknown one is not found', async () => {
     const { team } = client()
     const invited = await team.members.invite({ email: 'margaret@acme.cn' })
     expect(invited).toMatchObject({ id: '1673603133161799684', teamId: '1001', email: 'margaret@acme.cn' })
-    expect(
-      ServiceConflictError.isInstance(await failure(team.members.invite({ email: 'margaret@acme.cn' }))),
-    ).toBe(true)
-    expect(
-      ServiceNotFoundError.isInstance(await failure(team.members.invite({ email: 'nobody@acme.com' }))),
-    ).toBe(true)
+    const again = await failure(team.members.invite({ email: 'margaret@acme.cn' }))
+    expect(ServiceConflictError.isInstance(again)).toBe(true)
+    expect((again as Error).message).toMatch(
+      /already a member of this team\. The user is a member of this team already/,
+    )
+    const unknown = await failure(team.members.invite({ email: 'nobody@acme.com' }))
+    expect(ServiceNotFoundError.isInstance(unknown)).toBe(true)
+    expect((unknown as Error).message).toBe(
+      'No registered account for nobody@acme.com. No account is registered with this email: create the member with members.create({ email }) instead.',
+    )
+    expect((unknown as Error).message).not.toContain('Check the id')
   })
 
   test('a create that failed after reaching the service is not sent again (no duplicate user)', async () => {
@@ -190,7 +256,9 @@ describe('members.impersonate', () => {
     const { team } = client()
     const error = await failure(team.members.impersonate('1673603133161799683'))
     expect(ServiceNotFoundError.isInstance(error)).toBe(true)
-    expect((error as Error).message).toContain('Member not found in this team')
+    expect((error as Error).message).toMatch(
+      /^Member not found in this team\. No member of this team has this user id: take the id from members\.list\(\)/,
+    )
   })
 
   test('an allowed origin may be the callback', async () => {

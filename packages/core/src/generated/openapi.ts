@@ -502,7 +502,11 @@ export interface components {
              * @description Email of the user to create; its domain must be on the team's verified whitelist.
              */
             email: string;
-            /** @description Initial password (optional). */
+            /**
+             * @description Initial password (optional). The interface states no length rule; an empty password
+             *     is refused as a mistake (omit the field instead). Longer rules are the service's to
+             *     report.
+             */
             password?: string;
         };
         /**
@@ -528,12 +532,14 @@ export interface components {
          */
         ImpersonateOptions: {
             /**
-             * @description Validity of the login URL in hours.
+             * @description Validity of the login URL in hours: above 0 (fractions allowed, 0.5 is half an hour)
+             *     and at most 720 (30 days). The interface states no maximum; a login link that lives
+             *     longer than a month is a liability, so the SDK and the simulator refuse longer values.
              * @default 24
              */
             expiryHours?: number;
             /**
-             * @description Redirect target after login.
+             * @description Redirect target after login (omit it for "/"; an empty string is refused).
              * @default /
              */
             callbackUrl?: string;
@@ -791,9 +797,12 @@ export interface components {
             folderId?: components["schemas"]["Id"];
             /** @description Name without extension. */
             name: string;
-            /** @description Extension. */
+            /** @description Extension, without the dot; empty for a file that has none. */
             extension: string;
-            /** @description Size in bytes. */
+            /**
+             * @description Size in bytes; it must equal the uploaded object's size, or the save is refused with
+             *     a parameter error (MB100001).
+             */
             size: number;
             /** @description Width. */
             width?: number;
@@ -828,6 +837,10 @@ export interface components {
              *     selector reported orgId 1.
              */
             orgId?: components["schemas"]["Id"];
+            /**
+             * @description The assets to save: 1 to 100 per call. The SDK's `materials.save()` sends longer lists
+             *     in batches (`maxMaterialsPerSave`, at most 100).
+             */
             materials: components["schemas"]["MaterialInput"][];
         };
         /**
@@ -851,7 +864,9 @@ export interface components {
         /**
          * @description Body of material-save in either form: top-level `{orgId?, materials}` (sent by the SDK
          *     client, as in the published sample) or `{param: {orgId?, materials}}` (the field table).
-         *     Which form the service accepts is not shown; the simulator accepts both.
+         *     Which form the service accepts is not shown; the simulator accepts both unless its
+         *     `materialSaveForm` quirk limits it to one, and the open client's `materialSaveForm`
+         *     option chooses the form it sends.
          * @example {
          *       "materials": [
          *         {
@@ -978,7 +993,7 @@ export interface components {
             folderIds: components["schemas"]["Id"][];
             /**
              * Format: uri
-             * @description Address receiving callbacks.
+             * @description Address receiving callbacks (http or https).
              */
             callbackUrl: string;
             /** @default FOLDER_CONTENT_UPDATE */
@@ -1015,7 +1030,7 @@ export interface components {
         EventSubscribeRequest: {
             /**
              * Format: uri
-             * @description Webhook address.
+             * @description Webhook address (http or https).
              */
             callbackUrl: string;
             /** @description One or more event codes; several in one call. */
@@ -2072,18 +2087,15 @@ export interface components {
                 "application/json": components["schemas"]["TeamErrorEnvelope"];
             };
         };
-        /** @description The team API key is missing (or not valid). */
+        /**
+         * @description The team API key is missing, the Authorization header is not of the form
+         *     `Bearer <key>`, or the key is unknown: one text for each.
+         */
         TeamUnauthorized: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "success": false,
-                 *       "error": "Unauthorized: API Key is required"
-                 *     }
-                 */
                 "application/json": components["schemas"]["TeamErrorEnvelope"];
             };
         };

@@ -71,7 +71,10 @@ export const materialInputSchema = z.strictObject({
   key: text(),
   folderId: idSchema.exactOptional(),
   name: text(),
-  extension: text(),
+  // A file without an extension has an empty one.
+  extension: z.string({
+    error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string'),
+  }),
   size: count('bytes'),
   width: count('pixels').exactOptional(),
   height: count('pixels').exactOptional(),
@@ -80,7 +83,10 @@ export const materialInputSchema = z.strictObject({
   link: z.string().exactOptional(),
 })
 
-/** `open.materials.save(...)`: no `orgId` means the personal space. */
+/** The most materials one material-save request holds; `materials.save()` sends longer lists in batches. */
+export const MAX_MATERIALS_PER_SAVE = 100
+
+/** `open.materials.save(...)`: no `orgId` means the personal space. Any number of materials (batched). */
 export const materialSaveInputSchema = z.strictObject({
   orgId: idSchema.exactOptional(),
   materials: z
@@ -98,5 +104,10 @@ export const materialSaveRequestSchema = z.preprocess(
     typeof body === 'object' && body !== null && 'param' in body && !('materials' in body)
       ? body.param
       : body,
-  materialSaveInputSchema,
+  materialSaveInputSchema.extend({
+    materials: materialSaveInputSchema.shape.materials.max(
+      MAX_MATERIALS_PER_SAVE,
+      `must hold at most ${MAX_MATERIALS_PER_SAVE} materials per request`,
+    ),
+  }),
 )

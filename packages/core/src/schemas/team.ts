@@ -44,13 +44,21 @@ export const createMemberInputSchema = z.strictObject({
 export const inviteMemberInputSchema = z.strictObject({ email })
 
 /**
- * Options of `team.members.impersonate(userId, options)`: only their shape. Which callback URLs
- * are allowed (no open redirect) is the client's rule.
+ * The longest life of a login link, in hours (30 days). The service documents no maximum; a login
+ * token that lives longer than a month is a liability, so longer values are refused as a likely
+ * mistake (spec/openapi.yaml, ImpersonateOptions).
+ */
+export const MAX_EXPIRY_HOURS = 720
+
+/**
+ * Options of `team.members.impersonate(userId, options)`: their shape and ranges. Which callback
+ * URLs are allowed (no open redirect) is the client's rule.
  */
 export const impersonateOptionsSchema = z.strictObject({
   expiryHours: z
     .number({ error: 'must be a number of hours' })
     .positive('must be a positive number of hours')
+    .max(MAX_EXPIRY_HOURS, `must be at most ${MAX_EXPIRY_HOURS} hours (30 days)`)
     .exactOptional(),
   callbackUrl: z.string({ error: 'must be a string' }).min(1, 'must not be empty').exactOptional(),
 })

@@ -1,12 +1,10 @@
-import type { SimContext } from '../context.ts'
+import { MAX_MATERIALS_PER_SAVE } from '@service-sdk/core'
+import type { MaterialSaveForm, SimContext } from '../context.ts'
 import { SimError } from '../sim-error.ts'
 import { BUCKET, type Id, type Material, type SpaceKey } from '../state.ts'
 import { parseId } from './folders.ts'
 import { canWrite } from './orgs.ts'
 import { uploadDir } from './sts.ts'
-
-/** The most materials one material-save call accepts; clients batch longer lists. */
-export const MAX_MATERIALS_PER_SAVE = 100
 
 export interface SavedMaterial extends Material {
   accessUrl: string
@@ -18,9 +16,23 @@ export function accessUrlOf(origin: string, m: Material): string {
 }
 
 /**
- * material-save. Accepts both documented body forms (top-level, and wrapped in `param`). Checks
- * everything before saving anything: the space's write rule, each object's existence and size,
- * that each key lies in the caller's upload directory, and each folder.
+ * The fields of a material-save body in the accepted form(s) (quirk `materialSaveForm`). A body of
+ * the other form reads as one without materials, as a service that knows one form would read it.
+ */
+function fieldsOf(body: Record<string, unknown>, form: MaterialSaveForm): Record<string, unknown> {
+  const param = isObject(body.param) ? body.param : undefined
+  if (form === 'param') {
+    if (param) return param
+    throw new SimError('bad_request', 'param.materials must be a non-empty list (param is required)')
+  }
+  if (form === 'top-level') return body
+  return param && !('materials' in body) ? param : body
+}
+
+/**
+ * material-save. Accepts the documented body forms the `materialSaveForm` quirk allows (both by
+ * default). Checks everything before saving anything: the space's write rule, each object's
+ * existence and size, that each key lies in the caller's upload directory, and each folder.
  */
 export async function saveMaterials(
   sim: SimContext,
@@ -28,7 +40,7 @@ export async function saveMaterials(
   body: Record<string, unknown>,
   origin: string,
 ) {
-  const form = isObject(body.param) ? body.param : body
+  const form = fieldsOf(body, sim.quirks.materialSaveForm ?? 'both')
   const space = spaceOf(sim, userId, form.orgId)
   const items = form.materials
   if (!Array.isArray(items) || items.length === 0)

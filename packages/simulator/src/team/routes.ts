@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { MAX_EXPIRY_HOURS } from '@service-sdk/core'
 import { Hono } from 'hono'
 import type { SimContext } from '../context.ts'
 import { teamError, teamOk } from '../envelopes.ts'
@@ -19,11 +20,14 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
   })
 
   app.use('*', async (c, next) => {
-    const header = c.req.header('authorization') ?? ''
-    const key = /^Bearer\s+(\S+)$/i.exec(header)?.[1]
-    if (!key) return teamError('unauthorized', 'Unauthorized: API Key is required')
+    // The live service's three 401 texts: no key, a header not of the form `Bearer <key>`, an unknown key.
+    const header = (c.req.header('authorization') ?? '').trim()
+    if (header === '' || /^Bearer$/i.test(header))
+      return teamError('unauthorized', 'Unauthorized: API Key is required')
+    const key = /^Bearer (\S+)$/i.exec(header)?.[1]
+    if (!key) return teamError('unauthorized', 'Unauthorized: Invalid authorization format')
     const team = sim.state.data.teams.find((t) => t.apiKey === key)
-    if (!team) return teamError('unauthorized', 'Unauthorized: Invalid API Key')
+    if (!team) return teamError('unauthorized', 'Unauthorized: Invalid API key')
     c.set('team', team)
     await next()
   })
@@ -42,11 +46,11 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
     const team = c.get('team')
     const body = await readJson(c.req.raw, 'team')
     const email = checkEmail(body.email, team)
-    if (body.password !== undefined && (typeof body.password !== 'string' || body.password.length < 8)) {
-      throw new SimError('bad_request', 'Invalid password: at least 8 characters')
+    if (body.password !== undefined && (typeof body.password !== 'string' || body.password === '')) {
+      throw new SimError('bad_request', 'Invalid password: a non-empty string (omit it to set none)')
     }
     if (sim.state.userByEmail(email)) {
-      throw new SimError('conflict', `User already exists: ${email}. Invite the existing user instead`)
+      throw new SimError('conflict', `User already exists: ${email}`)
     }
     checkSeats(sim, team)
     const user: User = {
@@ -66,8 +70,7 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
     const body = await readJson(c.req.raw, 'team')
     const email = checkEmail(body.email, team)
     const user = sim.state.userByEmail(email)
-    if (!user)
-      throw new SimError('not_found', `No registered account for ${email}; create the member instead`)
+    if (!user) throw new SimError('not_found', `No registered account for ${email}`)
     if (sim.state.membership(team.id, user.id)) {
       throw new SimError('conflict', `${email} is already a member of this team`)
     }
@@ -91,9 +94,12 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
       typeof expiryHours !== 'number' ||
       !Number.isFinite(expiryHours) ||
       expiryHours <= 0 ||
-      expiryHours > 720
+      expiryHours > MAX_EXPIRY_HOURS
     ) {
-      throw new SimError('bad_request', 'Invalid expiryHours: a number of hours from 1 to 720')
+      throw new SimError(
+        'bad_request',
+        `Invalid expiryHours: a number of hours above 0 and at most ${MAX_EXPIRY_HOURS}`,
+      )
     }
     const callbackUrl = body.callbackUrl ?? '/'
     if (typeof callbackUrl !== 'string' || callbackUrl === '') {

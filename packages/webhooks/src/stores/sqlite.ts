@@ -90,7 +90,10 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Web
     })
   }
   if (!process.getBuiltinModule?.('node:sqlite')) {
-    throw new WebhookError('sqliteStore needs node:sqlite (Node >= 22.13).', { code: 'invalid_options' })
+    throw new WebhookError(
+      `sqliteStore needs node:sqlite, built into Node 22.13 and later (23.4 on Node 23); this is Node ${process.versions.node}. Upgrade Node, or use postgresStore.`,
+      { code: 'invalid_options' },
+    )
   }
   const config: EngineConfig = { path, table, synchronous, busyTimeoutMs: options.busyTimeoutMs ?? 5000 }
   const channel = options.thread === 'main' ? mainThread(config, onReply) : workerThread(config, onReply)
