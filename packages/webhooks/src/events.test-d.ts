@@ -3,6 +3,7 @@ import { isKnownChangeType } from '@service-sdk/core'
 import { describe, expectTypeOf, test } from 'vitest'
 import type { WebhookEventOf } from './events.ts'
 import type { HandlerContext } from './receiver.ts'
+import type { WebhookWorker } from './run-worker.ts'
 import type { SchemaWarning } from './warnings.ts'
 
 describe('handler types: known values typed, unknown ones accepted', () => {
@@ -42,5 +43,15 @@ describe('handler types: known values typed, unknown ones accepted', () => {
 
   test('handlers get the warnings', () => {
     expectTypeOf<HandlerContext['warnings']>().toEqualTypeOf<readonly SchemaWarning[]>()
+  })
+})
+
+test("a worker's on() types the event by its eventType, as a receiver's does", () => {
+  const worker = {} as WebhookWorker
+  worker.on('MATERIAL_DELETED', (event) => {
+    expectTypeOf(event).toEqualTypeOf<WebhookEventOf<'MATERIAL_DELETED'>>()
+  })
+  worker.on('SOMETHING_NEW', (event) => {
+    expectTypeOf(event.eventType).toEqualTypeOf<string>()
   })
 })

@@ -1,7 +1,8 @@
 import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
 import type { WebhookError } from './errors.ts'
-import { createProcessor, type Processor, type WebhookHandler, type WebhookHandlers } from './processor.ts'
+import { createProcessor, type WebhookHandler, type WebhookHandlers } from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'
+import type { WebhookReceiver } from './receiver.ts'
 import type { WebhookStore } from './store.ts'
 import type { ProcessingOptions, WorkerClock } from './worker.ts'
 
@@ -22,9 +23,8 @@ export interface RunWorkerOptions {
   clock?: WorkerClock
 }
 
-export interface WebhookWorker extends Pick<Processor, 'onError'> {
-  on: Processor['on']
-  onAny(handler: WebhookHandler): void
+/** Handlers are added as on a receiver: `on()` types the event by its eventType. */
+export interface WebhookWorker extends Pick<WebhookReceiver, 'on' | 'onAny' | 'onError'> {
   /** Stop claiming events; resolves when the handlers in flight have finished. */
   stop(): Promise<void>
   /** Process every event that is due now, and wait for it. */
