@@ -132,7 +132,6 @@ describe.each(snippets.map((s) => [nameOf(s), s] as const))('%s', (_, snippet) =
         SERVICE_OPEN_TOKEN_TYPE: sim.credentials.openToken.type,
         SERVICE_OPEN_TOKEN: sim.credentials.openToken.value,
         SERVICE_API_KEY: sim.credentials.apiKey,
-        SERVICE_APP_URL: sim.urls.app,
         WEBHOOK_TOKEN: generateWebhookToken(),
       }
       const run = await exec(process.execPath, [join(out, fileOf(snippet))], {
