@@ -84,7 +84,7 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
         })
         child.stdout!.on('data', (chunk: Buffer) => {
           out += chunk.toString()
-          const port = /listening (\d+)/.exec(out)?.[1]
+          const port = /listening (\d+)\n/.exec(out)?.[1]
           if (port && !receivers.some((r) => r.child === child)) {
             receivers.push({ child, port: Number(port) })
             resolve()
