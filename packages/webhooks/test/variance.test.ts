@@ -1,4 +1,4 @@
-// Everything the interface allows, through the real receiver and the real SQLite store (and the
+// Everything the service documents (spec/openapi.yaml), through the real receiver and the real SQLite store (and the
 // memory store): unknown enum values, nulls, missing optional fields, extra fields (prototype
 // names included), 19-digit ids as numbers and as strings. Every event reaches the handler for
 // its type and onAny exactly once, and none is dead-lettered.
@@ -188,7 +188,7 @@ const STORES: Array<[string, () => WebhookStore]> = [
   ['memory', () => memoryStoreForTests()],
 ]
 
-describe.each(STORES)('every variant the interface allows, %s store', (_name, makeStore) => {
+describe.each(STORES)('every variant the service documents, %s store', (_name, makeStore) => {
   it('reaches the handler for its type and onAny exactly once; nothing is dead-lettered', async () => {
     const receiver = createWebhookReceiver({ token, store: makeStore(), processing: { autoStart: false } })
     const typed: Array<{ event: WebhookEvent; context: HandlerContext }> = []
