@@ -259,3 +259,38 @@ describe('progress', () => {
     expect(warnings).toEqual(['upload: a progress listener threw', 'upload: a progress listener threw'])
   })
 })
+
+describe('rate and ETA', () => {
+  test('a smoothed rate over half-second samples; ETA from it; a pause forgets the history', () => {
+    let now = 0
+    const tracker = createProgressTracker(
+      () => {},
+      silent,
+      () => now,
+    )
+    tracker.total(10_000)
+    tracker.phase('uploading')
+    tracker.sent(1, 100)
+    expect(tracker.current.rate).toBeUndefined()
+    now = 1000
+    tracker.sent(1, 900) // 1,000 bytes in 1 s
+    expect(tracker.current).toMatchObject({ rate: 1000, etaMs: 9000 })
+    now = 2000
+    tracker.sent(1, 2000) // 2,000 B/s now: 0.3 x 2000 + 0.7 x 1000
+    expect(tracker.current.rate).toBeCloseTo(1300)
+    expect(tracker.current.etaMs).toBe(Math.round((7000 / 1300) * 1000))
+    tracker.paused(true)
+    expect(tracker.current).toMatchObject({ paused: true, rate: undefined, etaMs: undefined })
+    now = 60_000
+    tracker.paused(false)
+    tracker.sent(2, 500)
+    expect(tracker.current.rate).toBeUndefined()
+    now = 60_500
+    tracker.sent(2, 500) // 1,000 bytes in 0.5 s since resume
+    expect(tracker.current.rate).toBe(2000)
+    tracker.restart(2) // a step back is no progress, not a negative rate
+    now = 61_000
+    tracker.sent(2, 10)
+    expect(tracker.current.rate).toBeGreaterThanOrEqual(0)
+  })
+})

@@ -134,7 +134,7 @@ export async function sendMultipart(
   const id = uploadId
   const sorted = () => [...done.values()].sort((a, b) => a.number - b.number)
   await ctx.onState({ uploadId: id, parts: sorted() })
-  for (const part of done.values()) ctx.progress.stored(part.number, part.size)
+  for (const part of done.values()) ctx.progress.already(part.size)
 
   const parts = feed(new Set(done.keys()))
   const worker = async () => {

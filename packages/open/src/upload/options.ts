@@ -63,6 +63,7 @@ const transferShape = {
   retry: retry.optional(),
   timeoutMs: z.number().positive().optional(),
   checkpoint: z.union([text, checkpointStore]).optional(),
+  keepPartsOnFailure: z.boolean().optional(),
   signal: signal.optional(),
 }
 
@@ -128,6 +129,8 @@ export interface TransferSettings {
   retry: UploadRetryPolicy
   timeoutMs: number
   checkpoint: CheckpointStore | undefined
+  /** A failed multipart upload keeps its parts and checkpoint for a retry. */
+  keepPartsOnFailure: boolean
 }
 
 export interface ResolvedDefaults {
@@ -167,8 +170,10 @@ export function transferSettings(
   options: { [K in keyof typeof transferShape]?: z.output<(typeof transferShape)[K]> },
   defaults: ResolvedDefaults,
   platform: UploadPlatform,
+  keepPartsByDefault = true,
 ): TransferSettings {
   return {
+    keepPartsOnFailure: options.keepPartsOnFailure ?? keepPartsByDefault,
     partSize: options.partSize ?? defaults.partSize,
     parallel: options.parallel ?? defaults.parallel,
     retry: retryPolicy(options.retry, defaults.retry),

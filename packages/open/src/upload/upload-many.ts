@@ -54,13 +54,16 @@ export function startUploadMany(
     retry,
     timeoutMs,
     checkpoint,
+    keepPartsOnFailure,
     ...shared
   } = parsed
   const items = normalize(deps, sources, shared)
+  // Without a checkpoint nothing could continue a failed file's parts: they are not kept.
   const transfer = transferSettings(
-    { partSize, parallel, retry, timeoutMs, checkpoint },
+    { partSize, parallel, retry, timeoutMs, checkpoint, keepPartsOnFailure },
     deps.defaults,
     deps.platform,
+    checkpoint !== undefined,
   )
   const stop = new AbortController()
   const untie = follow(signal, stop)
@@ -128,6 +131,8 @@ export function startUploadMany(
       key: item.key,
       transfer,
       stop: new AbortController(),
+      cancelled: stop.signal,
+      gate: undefined,
       progress: createProgressTracker(track(index), deps.logger),
       state: { completed: false },
     }
