@@ -11,12 +11,20 @@ import { createCheckpointWriter, loadCheckpoint, type UploadCheckpoint } from '.
 import type { CredentialsCache } from './credentials-cache.ts'
 import type { Gate } from './gate.ts'
 import { IMAGE_HEAD_BYTES, type ImageSize, imageSize } from './image-size.ts'
+import { type SentObject, verifyObject } from './integrity.ts'
 import { directoryPrefix, MAX_KEY_BYTES, splitFileName, uniqueKey } from './key.ts'
-import { randomAccessFeed, readSource, sendMultipart, sequentialFeed, sourceError } from './multipart.ts'
+import {
+  type ResumeParts,
+  randomAccessFeed,
+  readSource,
+  sendMultipart,
+  sequentialFeed,
+  sourceError,
+} from './multipart.ts'
 import { type AssetFields, defined, MAX_PARTS, type TransferSettings } from './options.ts'
-import { endpointUrl, type OssBody } from './oss-adapter.ts'
+import { type DonePart, endpointUrl, type OssBody } from './oss-adapter.ts'
 import { createOssCaller, type OssCaller } from './oss-call.ts'
-import type { PreparedSource, UploadPlatform } from './platform.ts'
+import type { PreparedSource, RandomAccessSource, UploadPlatform } from './platform.ts'
 import type { ProgressTracker } from './progress.ts'
 import { createOssSession, type OssSession } from './session.ts'
 
@@ -32,7 +40,7 @@ export type ResumePoint = Omit<UploadCheckpoint, 'version' | 'source'>
 /** What the handle shows, what a retry continues from, and what the cleanup needs. */
 export interface UploadState {
   key?: string
-  uploadId?: string
+  uploadId?: string | undefined
   /** The object is complete in the storage. */
   completed: boolean
   /** The latest state of the object upload, for a retry in this process. */
@@ -240,13 +248,23 @@ async function sendTo(
     size = source.size
   } else {
     progress.phase('uploading')
-    size = await send(deps, job, prepared, {
+    const sent = await send(deps, job, prepared, {
       key,
       call,
       session,
       resume: resume?.uploaded ? undefined : resume,
       save,
     })
+    try {
+      await verifyObject(sent, { key, call, logger: deps.logger })
+    } catch (error) {
+      // The object is gone: a retry starts over.
+      state.point = undefined
+      state.uploadId = undefined
+      await writer?.remove()
+      throw error
+    }
+    size = sent.size
   }
   state.completed = true
   await save({ uploaded: true }, resume?.partSize ?? transfer.partSize)
@@ -284,26 +302,29 @@ async function send(
   job: ObjectJob,
   prepared: PreparedObject,
   ctx: SendContext,
-): Promise<number> {
+): Promise<SentObject> {
   const { source } = prepared
   const { progress, transfer, state } = job
 
-  const put = async (size: number, body: () => OssBody) => {
-    await ctx.call({ op: 'PutObject' }, async (client) => {
+  const put = async (size: number, body: () => OssBody): Promise<SentObject> => {
+    let made: OssBody | undefined
+    const reported = await ctx.call({ op: 'PutObject' }, async (client) => {
       progress.restart(0)
-      const made = body()
+      made = body()
       try {
-        await client.put(ctx.key, made)
+        return await client.put(ctx.key, made)
       } catch (error) {
         throw made.failure === undefined ? error : sourceError(made.failure)
       }
     })
     progress.stored(0, size)
-    return size
+    return { size, crc: await made?.checksum(), reported }
   }
-  const multipart = async (partSize: number, feed: Parameters<typeof sendMultipart>[1]) => {
+  const multipart = async (
+    partSize: number,
+    feed: Parameters<typeof sendMultipart>[1],
+  ): Promise<SentObject> => {
     if (ctx.resume?.uploadId) state.uploadId = ctx.resume.uploadId
-    const total = source.kind === 'random' ? source.size : undefined
     const result = await sendMultipart(
       {
         key: ctx.key,
@@ -318,14 +339,11 @@ async function send(
         },
       },
       feed,
-      ctx.resume?.uploadId && total !== undefined
-        ? {
-            uploadId: ctx.resume.uploadId,
-            expectedSize: (n) => Math.max(0, Math.min(partSize, total - (n - 1) * partSize)),
-          }
+      ctx.resume?.uploadId && source.kind === 'random'
+        ? resumeParts(source, ctx.resume.uploadId, partSize, ctx.resume.parts)
         : undefined,
     )
-    return result.size
+    return { size: result.size, crc: result.crc, reported: result.reportedCrc }
   }
 
   if (source.kind === 'random') {
@@ -342,12 +360,33 @@ async function send(
     progress.total(firstSize)
     return put(firstSize, () => source.body(first, firstSize))
   }
-  const size = await multipart(transfer.partSize, () => {
-    const feed = sequentialFeed(source, transfer.partSize, first, job.stop.signal)
-    return feed
-  })
-  progress.total(size)
-  return size
+  const sent = await multipart(transfer.partSize, () =>
+    sequentialFeed(source, transfer.partSize, first, job.stop.signal),
+  )
+  progress.total(sent.size)
+  return sent
+}
+
+/**
+ * The parts of a resumed upload: the size each must have, and each stored part's CRC, from the
+ * checkpoint when it names the same part (same ETag), otherwise read again from the source.
+ */
+function resumeParts(
+  source: RandomAccessSource,
+  uploadId: string,
+  partSize: number,
+  known: readonly DonePart[],
+): ResumeParts {
+  const start = (n: number) => (n - 1) * partSize
+  const end = (n: number) => Math.min(source.size, n * partSize)
+  return {
+    uploadId,
+    expectedSize: (n) => Math.max(0, end(n) - start(n)),
+    async crcOf(part) {
+      const saved = known.find((k) => k.number === part.number && k.etag === part.etag)?.crc
+      return saved ?? String(await source.checksum(start(part.number), end(part.number)))
+    },
+  }
 }
 
 /** A part size that keeps the object within OSS's 10,000 parts (whole MiB when grown). */
