@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { Readable } from 'node:stream'
 import { UploadError } from '@service-sdk/core'
 import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
@@ -244,5 +245,104 @@ describe('recovery after failure', () => {
     const upload = open.upload(chunks(), { name: 's', extension: 'bin', partSize: 256 * KiB })
     await rejection(upload.done())
     expect(await rejection(upload.retry())).toMatchObject({ code: 'source_consumed' })
+  })
+})
+
+describe('stale multipart uploads', () => {
+  test('cleanupUploads() aborts the kept parts of failed uploads older than olderThanMs, and only those', async () => {
+    const { open } = recordingClient(sim)
+    sim.control.faults.inject({
+      match: { target: 'oss', op: 'UploadPart', partNumber: 2 },
+      action: { type: 'status', status: 403, ossCode: 'AccessDenied' },
+      times: Infinity,
+    })
+    const failed = open.upload(testBytes(600 * KiB), {
+      name: 'left',
+      extension: 'bin',
+      partSize: 256 * KiB,
+      parallel: 1,
+    })
+    await rejection(failed.done())
+    expect(await partsOnServer(failed.key!, failed.uploadId!)).toBe(1)
+
+    const young = await open.cleanupUploads()
+    expect(young.aborted.map((u) => u.uploadId)).not.toContain(failed.uploadId)
+    expect(await partsOnServer(failed.key!, failed.uploadId!)).toBe(1)
+
+    const swept = await open.cleanupUploads({ olderThanMs: 0 })
+    expect(swept.aborted).toContainEqual({
+      key: failed.key,
+      uploadId: failed.uploadId,
+      initiated: expect.any(Number),
+    })
+    expect(swept.failed).toEqual([])
+    expect(await rejection((await fresh()).listParts(failed.key!, failed.uploadId!))).toMatchObject({
+      code: 'NoSuchUpload',
+    })
+    await expect(open.cleanupUploads({ olderThanMs: -1 })).rejects.toMatchObject({
+      name: 'ServiceValidationError',
+    })
+  })
+})
+
+describe('integrity', () => {
+  test('a part stored damaged: UploadError checksum_mismatch, the object deleted, nothing saved; retry() uploads it whole', async () => {
+    const { open, recorded } = recordingClient(sim)
+    sim.control.faults.inject({
+      match: { target: 'oss', op: 'UploadPart', partNumber: 2 },
+      action: { type: 'corrupt', offset: 1000 },
+    })
+    const bytes = testBytes(1 * MiB)
+    const path = await work.file('damaged.bin', bytes)
+    const upload = open.upload(path, { partSize: 256 * KiB })
+    const error = await rejection(upload.done())
+    expect(UploadError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({ code: 'checksum_mismatch', isRetryable: true })
+    expect(await rejection((await fresh()).head(upload.key!))).toMatchObject({ status: 404 })
+    expect(recorded.count('/material-save')).toBe(0)
+
+    const asset = await upload.retry()
+    expect(await servedHash(asset.accessUrl)).toBe(sha256(bytes))
+  })
+
+  test('a single PUT stored damaged, from bytes and from a stream: checksum_mismatch; intact uploads pass the check', async () => {
+    const { open } = recordingClient(sim)
+    for (const source of [() => testBytes(50 * KiB), () => Readable.from([testBytes(50 * KiB)])]) {
+      sim.control.faults.inject({ match: { target: 'oss', op: 'PutObject' }, action: { type: 'corrupt' } })
+      const upload = open.upload(source(), { name: 'put', extension: 'bin' })
+      expect(await rejection(upload.done())).toMatchObject({ code: 'checksum_mismatch' })
+    }
+    const bytes = testBytes(700 * KiB)
+    const streamed = await open
+      .upload(Readable.from([bytes.subarray(0, 300 * KiB), bytes.subarray(300 * KiB)]), {
+        name: 'intact',
+        extension: 'bin',
+        partSize: 256 * KiB,
+      })
+      .done()
+    expect(await servedHash(streamed.accessUrl)).toBe(sha256(bytes))
+  })
+
+  test('a resumed upload checks the parts stored before the crash too (their CRCs read again from the file)', async () => {
+    const { open } = recordingClient(sim)
+    const bytes = testBytes(1 * MiB)
+    const path = await work.file('resumed-crc.bin', bytes)
+    // Part 1 is stored damaged; the upload then fails for good on part 3 and keeps its parts.
+    sim.control.faults.inject({
+      match: { target: 'oss', op: 'UploadPart', partNumber: 1 },
+      action: { type: 'corrupt', offset: 5 },
+    })
+    const blocked = sim.control.faults.inject({
+      match: { target: 'oss', op: 'UploadPart', partNumber: 3 },
+      action: { type: 'status', status: 403, ossCode: 'AccessDenied' },
+      times: Infinity,
+    })
+    const checkpoint = `${work.dir}/crc-checkpoints`
+    const first = open.upload(path, { partSize: 256 * KiB, parallel: 1, checkpoint })
+    await rejection(first.done())
+    blocked.remove()
+    // A new handle (as after a restart): part 1 comes from the server's list, not from this run.
+    const error = await rejection(open.upload(path, { partSize: 256 * KiB, checkpoint }).done())
+    expect(error).toMatchObject({ code: 'checksum_mismatch' })
   })
 })

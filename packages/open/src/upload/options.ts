@@ -201,3 +201,8 @@ export function defined<T extends Record<string, unknown>>(
 ): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never
 }
+
+export const cleanupOptionsSchema = z.strictObject({
+  olderThanMs: z.number().min(0, 'must not be negative').optional(),
+  signal: signal.optional(),
+})

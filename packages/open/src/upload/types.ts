@@ -186,3 +186,25 @@ export interface UploadDefaults
   /** `uploadMany` files at once. Default 8. */
   concurrency?: number
 }
+
+/** `open.cleanupUploads(options)`. */
+export interface CleanupOptions {
+  /** Abort only multipart uploads initiated longer ago than this. Default 24 hours. */
+  olderThanMs?: number
+  signal?: AbortSignal
+}
+
+/** A multipart upload the storage held. */
+export interface StaleUpload {
+  key: string
+  uploadId: string
+  /** When it was initiated, epoch milliseconds. */
+  initiated: number
+}
+
+export interface CleanupResult {
+  /** Aborted: their parts are gone. */
+  aborted: StaleUpload[]
+  /** The storage refused to abort these (`error` is an `UploadError`). */
+  failed: Array<StaleUpload & { error: unknown }>
+}
