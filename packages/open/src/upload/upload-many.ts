@@ -5,7 +5,8 @@ import {
   type SavedMaterial,
   type ValidationIssue,
 } from '@service-sdk/core'
-import { type ObjectJob, prepareObject, sendObject, type UploadedObject } from './object-upload.ts'
+import { loadEngine } from './load-engine.ts'
+import type { ObjectJob, UploadedObject } from './object-upload.ts'
 import {
   type AssetFields,
   refuseSource,
@@ -138,6 +139,7 @@ export function startUploadMany(
     }
     const untie = follow(stop.signal, job.stop)
     try {
+      const { prepareObject, sendObject } = await loadEngine()
       return await sendObject(deps, job, await prepareObject(deps, job))
     } finally {
       untie()

@@ -3,15 +3,8 @@ import type { OpenApi } from '../api.ts'
 import { sameSource } from './checkpoint.ts'
 import type { CredentialsCache } from './credentials-cache.ts'
 import { createGate } from './gate.ts'
-import {
-  type EngineDeps,
-  type ObjectJob,
-  type PreparedObject,
-  prepareObject,
-  sendObject,
-  type UploadedObject,
-  type UploadState,
-} from './object-upload.ts'
+import { loadEngine } from './load-engine.ts'
+import type { EngineDeps, ObjectJob, PreparedObject, UploadedObject, UploadState } from './object-upload.ts'
 import {
   type ResolvedDefaults,
   refuseSource,
@@ -95,7 +88,7 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
       prepared = await reprepare(deps, job, prepared)
       job.stop.signal.throwIfAborted()
       await assertWritable(deps.api.orgs, orgId, { signal: job.stop.signal })
-      uploaded ??= await sendObject(deps, job, prepared)
+      uploaded ??= await (await loadEngine()).sendObject(deps, job, prepared)
       progress.phase('saving')
       const [saved] = await deps.api.materials.save(
         orgId === undefined ? { materials: [uploaded.material] } : { orgId, materials: [uploaded.material] },
@@ -182,7 +175,7 @@ async function reprepare(
   before: PreparedObject | undefined,
 ): Promise<PreparedObject> {
   if (before && !before.source.fingerprint) return before
-  const prepared = await prepareObject(deps, job)
+  const prepared = await (await loadEngine()).prepareObject(deps, job)
   const was = before?.source.fingerprint
   const now = prepared.source.fingerprint
   if (was && now && !sameSource(was, now) && job.state.point) {

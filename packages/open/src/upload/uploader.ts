@@ -1,7 +1,7 @@
 import type { Logger, Redactor } from '@service-sdk/core'
 import type { OpenApi } from '../api.ts'
-import { cleanupUploads } from './cleanup.ts'
 import { createCredentialsCache } from './credentials-cache.ts'
+import { loadEngine } from './load-engine.ts'
 import { resolveDefaults } from './options.ts'
 import { createPlatform } from './runtime.ts'
 import type {
@@ -56,6 +56,6 @@ export function createUploader(options: {
   return {
     upload: (source, uploadOptions) => startUpload(deps, source, uploadOptions),
     uploadMany: (sources, manyOptions) => startUploadMany(deps, sources, manyOptions),
-    cleanupUploads: (cleanupOptions) => cleanupUploads(deps, cleanupOptions),
+    cleanupUploads: async (cleanupOptions) => (await loadEngine()).cleanupUploads(deps, cleanupOptions),
   }
 }
