@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -9,6 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { rolldown } from 'rolldown'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PageResult, PageUpload } from './upload/browser-page.ts'
+import { ensureBuild } from './upload/build.ts'
 import { countOss, KiB, MiB, rawOss, recordingClient, rejection, servedHash } from './upload/helpers.ts'
 
 // A File uploaded from real Chromium through the package's browser build (dist/browser.js, as a
@@ -16,7 +15,6 @@ import { countOss, KiB, MiB, rawOss, recordingClient, rejection, servedHash } fr
 // and stands in for the application's backend on the open API (it adds the token); the object
 // storage is the simulator's, on another origin, answering CORS.
 
-const root = join(import.meta.dirname, '..')
 const chromium = chromiumOrSkip()
 
 let sim: RunningSimulator
@@ -26,20 +24,6 @@ let origin: string
 /** The page's chunks by file name: the entry, and those loaded on first use (the upload engine, ali-oss). */
 let chunks: Map<string, string>
 let bundle: string
-
-/** The tests run the built browser bundle: rebuild it when src/ is newer. */
-function ensureBuild(): void {
-  const built = join(root, 'dist', 'browser.js')
-  const newest = (dir: string): number =>
-    Math.max(
-      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
-      ),
-    )
-  if (existsSync(built) && statSync(built).mtimeMs >= newest(join(root, 'src'))) return
-  const run = spawnSync('pnpm', ['exec', 'tsdown'], { cwd: root, stdio: 'inherit' })
-  if (run.status !== 0) throw new Error('building @service-sdk/open failed: run `pnpm build`')
-}
 
 /** Bundles the page the way an application's bundler would: the entry is page.js. */
 async function bundlePage(): Promise<Map<string, string>> {

@@ -2,7 +2,6 @@ import { idSchema, parseInput, ServiceValidationError, type ValidationIssue } fr
 import { z } from 'zod'
 import type { CheckpointStore } from './checkpoint.ts'
 import { refuseRelativeKey } from './key.ts'
-import { DEFAULT_UPLOAD_RETRY, type UploadRetryPolicy } from './oss-call.ts'
 import type { UploadPlatform } from './platform.ts'
 import type { UploadDefaults } from './types.ts'
 
@@ -12,6 +11,19 @@ const MiB = 1024 * KiB
 export const MIN_PART_SIZE = 100 * KiB
 export const MAX_PART_SIZE = 5 * 1024 * MiB
 export const MAX_PARTS = 10_000
+
+export interface UploadRetryPolicy {
+  /** Retries after the first attempt of one request. */
+  maxRetries: number
+  initialDelayMs: number
+  maxDelayMs: number
+}
+
+export const DEFAULT_UPLOAD_RETRY: UploadRetryPolicy = {
+  maxRetries: 3,
+  initialDelayMs: 500,
+  maxDelayMs: 8_000,
+}
 
 export const DEFAULTS = {
   partSize: 8 * MiB,

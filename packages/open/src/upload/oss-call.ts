@@ -1,20 +1,8 @@
 import { type Logger, UploadError } from '@service-sdk/core'
 import type { Gate } from './gate.ts'
+import type { UploadRetryPolicy } from './options.ts'
 import { type OssClient, OssFailure } from './oss-adapter.ts'
 import type { Lease, OssSession } from './session.ts'
-
-export interface UploadRetryPolicy {
-  /** Retries after the first attempt of one request. */
-  maxRetries: number
-  initialDelayMs: number
-  maxDelayMs: number
-}
-
-export const DEFAULT_UPLOAD_RETRY: UploadRetryPolicy = {
-  maxRetries: 3,
-  initialDelayMs: 500,
-  maxDelayMs: 8_000,
-}
 
 /** Fresh credentials tried in a row for one request before giving up. */
 const MAX_RENEWALS = 3
