@@ -241,19 +241,26 @@ function normalize(
 ): Item[] {
   const issues: ValidationIssue[] = []
   const items: Item[] = []
+  const sharedFields = withoutUndefined(shared)
   let index = 0
   for (const entry of sources) {
     const at = `sources.${index++}`
     const isItem = typeof entry === 'object' && entry !== null && 'source' in entry
-    const checked = uploadManyItemSchema.safeParse(isItem ? entry : { source: entry })
+    if (!isItem) {
+      // A bare source has no fields to check: only its kind (the batch's fields were checked once).
+      issues.push(...refuseSource(deps.platform, entry, at))
+      items.push({ source: entry, key: undefined, fields: sharedFields })
+      continue
+    }
+    const checked = uploadManyItemSchema.safeParse(entry)
     if (!checked.success) {
       for (const issue of checked.error.issues)
         issues.push({ path: [at, ...issue.path].join('.'), message: issue.message })
       continue
     }
     const { source, key, ...fields } = checked.data
-    issues.push(...refuseSource(deps.platform, source, isItem ? `${at}.source` : at))
-    items.push({ source, key, fields: { ...withoutUndefined(shared), ...withoutUndefined(fields) } })
+    issues.push(...refuseSource(deps.platform, source, `${at}.source`))
+    items.push({ source, key, fields: { ...sharedFields, ...withoutUndefined(fields) } })
   }
   if (issues.length > 0) throw validationError('uploadMany sources', issues)
   return items
