@@ -20,7 +20,9 @@ export interface PageUpload {
 }
 
 export interface PageResult {
-  asset?: { id: string; key: string; name: string; accessUrl: string; size: number; extension: string } | undefined
+  asset?:
+    | { id: string; key: string; name: string; accessUrl: string; size: number; extension: string }
+    | undefined
   error?: { name: string; message: string }
   sha256: string
   progress: UploadProgress[]
