@@ -125,7 +125,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     store,
     now,
     bucket: BUCKET,
-    beforeRequest: async (ctx) => {
+    beforeRequest: async (ctx, request) => {
       const action = faults.take(
         {
           target: 'oss',
@@ -137,6 +137,10 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
         'before',
       )
       if (!action) return undefined
+      if (action.type === 'corrupt') {
+        const length = Number(request.headers.get('content-length') ?? 0) || 0
+        return { corruptAt: action.offset ?? Math.floor(faults.random() * length) }
+      }
       if (action.type === 'latency') await sleep(action.ms)
       else if (action.type === 'expire-credentials') {
         const credential = state.data.sts.find((s) => s.accessKeyId === ctx.accessKeyId)

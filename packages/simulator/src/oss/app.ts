@@ -2,7 +2,12 @@ import { Hono } from 'hono'
 import { authenticate, parseAuthorization } from './auth.ts'
 import { discardBody, nodeIncoming, requestBody } from './body-source.ts'
 import { applyCors, preflight } from './cors.ts'
-import { type OssCredential, type OssRequestContext, WRITE_OPERATIONS } from './credentials.ts'
+import {
+  LISTING_OPERATIONS,
+  type OssCredential,
+  type OssRequestContext,
+  WRITE_OPERATIONS,
+} from './credentials.ts'
 import { newRequestId, type OssErrorCode, ossError, ossErrorFor } from './errors.ts'
 import { identify, OPERATIONS, OperationError, partNumberOf } from './operations.ts'
 import { bucketFromHost, parseQuery, type QueryParams, queryValue, splitTarget } from './request.ts'
@@ -20,13 +25,22 @@ export interface OssOptions {
   region?: string
   /** Bucket for requests whose Host does not name one (cname endpoints, browsers on an IP). */
   bucket?: string
-  /** Fault hook, called after the operation is identified and before it runs: return a Response to answer with it instead. */
+  /**
+   * Fault hook, called after the operation is identified and before it runs: return a Response to
+   * answer with it instead, or tweaks to apply while it runs.
+   */
   beforeRequest?: (
     ctx: OssRequestContext,
     request: Request,
-  ) => Response | undefined | Promise<Response | undefined>
+  ) => Response | OssRequestTweaks | undefined | Promise<Response | OssRequestTweaks | undefined>
   /** Where unexpected failures are reported (not client disconnects). Default: console.error. */
   log?: (message: string, error?: unknown) => void
+}
+
+/** What a fault hook may change about how a request is handled. */
+export interface OssRequestTweaks {
+  /** PutObject, UploadPart: store the body's byte at this offset inverted (silent corruption). */
+  corruptAt?: number
 }
 
 /**
@@ -109,7 +123,7 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
     }
     // Before authentication, so a hook that expires the credential makes this very request fail.
     const injected = await options.beforeRequest?.(ctx, request)
-    if (injected) return injected
+    if (injected instanceof Response) return injected
 
     const result = authenticate(signable, authorization, {
       credentials: options.credentials,
@@ -126,6 +140,12 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
         `Access denied by authorizer's policy: writes are allowed under ${credential.dir} only.`,
       )
     }
+    if (LISTING_OPERATIONS.has(op) && !(queryValue(query, 'prefix') ?? '').startsWith(credential.dir)) {
+      return fail(
+        'AccessDenied',
+        `Access denied by authorizer's policy: listings must name a prefix under ${credential.dir}.`,
+      )
+    }
 
     try {
       return await OPERATIONS[op]({
@@ -136,6 +156,8 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
         headers: request.headers,
         body: () => requestBody(request, env),
         origin: `${url.protocol}//${request.headers.get('host') ?? url.host}`,
+        dir: credential.dir,
+        corruptAt: injected?.corruptAt,
       })
     } catch (error) {
       if (error instanceof ObjectStoreError || error instanceof OperationError) {

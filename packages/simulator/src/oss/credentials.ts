@@ -27,6 +27,7 @@ export type OssOperation =
   | 'CompleteMultipartUpload'
   | 'AbortMultipartUpload'
   | 'ListParts'
+  | 'ListMultipartUploads'
 
 /** What a request is, as far as it is known before it is authenticated and run. */
 export interface OssRequestContext {
@@ -49,3 +50,6 @@ export const WRITE_OPERATIONS: ReadonlySet<OssOperation> = new Set([
   'CompleteMultipartUpload',
   'AbortMultipartUpload',
 ])
+
+/** Listings: their `prefix` must lie under the credential's `dir`, as a prefix-scoped STS policy demands. */
+export const LISTING_OPERATIONS: ReadonlySet<OssOperation> = new Set(['ListMultipartUploads'])

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { selectParts } from './complete.ts'
+import { crc64OfParts } from './crc64.ts'
 import { checkBody, etagOf, multipartEtag } from './etag.ts'
 import { openSegments, segmentStream, writeBodyToFile, writeJsonAtomic } from './file-io.ts'
 import { isUploadId, newUploadId } from './ids.ts'
@@ -35,6 +36,7 @@ interface ObjectFile {
   key: string
   size: number
   etag: string
+  crc64?: string
   contentType: string
   lastModified: string
   metadata?: Record<string, string>
@@ -53,6 +55,7 @@ interface UploadFile {
 interface PartFile {
   partNumber: number
   etag: string
+  crc64?: string
   size: number
   lastModified: string
   file: string
@@ -88,9 +91,10 @@ export function directoryObjectStore(dir: string): ObjectStore {
     body: ByteSource
     contentMd5?: string | undefined
     contentLength?: number | undefined
+    corruptAt?: number | undefined
   }) => {
     const path = scratch()
-    const digest = await writeBodyToFile(path, input.body)
+    const digest = await writeBodyToFile(path, input.body, { corruptAt: input.corruptAt })
     try {
       checkBody(digest, input)
       const file = randomBytes(16).toString('hex')
@@ -133,12 +137,13 @@ export function directoryObjectStore(dir: string): ObjectStore {
 
   return {
     async put(input) {
-      const { file, size, md5 } = await receive(input)
+      const { file, size, md5, crc64 } = await receive(input)
       const meta: ObjectFile = {
         bucket: input.bucket,
         key: input.key,
         size,
         etag: etagOf(md5),
+        crc64,
         contentType: input.contentType,
         lastModified: new Date().toISOString(),
         ...(input.metadata ? { metadata: input.metadata } : {}),
@@ -209,10 +214,11 @@ export function directoryObjectStore(dir: string): ObjectStore {
     async uploadPart(input) {
       // Refuse before reading the body, as OSS answers NoSuchUpload without waiting for it.
       await readUpload(input.bucket, input.key, input.uploadId)
-      const { file, size, md5 } = await receive(input)
+      const { file, size, md5, crc64 } = await receive(input)
       const part: PartFile = {
         partNumber: input.partNumber,
         etag: etagOf(md5),
+        crc64,
         size,
         lastModified: new Date().toISOString(),
         file,
@@ -245,12 +251,14 @@ export function directoryObjectStore(dir: string): ObjectStore {
         const upload = await readUpload(input.bucket, input.key, input.uploadId)
         const parts = await readParts(input.uploadId)
         const selected = selectParts(input.parts, new Map(parts.map((p) => [p.partNumber, p])))
+        const crc64 = crc64OfParts(selected)
         const object = await commitObject(
           {
             bucket: input.bucket,
             key: input.key,
             size: selected.reduce((sum, p) => sum + p.size, 0),
             etag: multipartEtag(selected.map((p) => p.etag)),
+            ...(crc64 !== undefined ? { crc64 } : {}),
             contentType: upload.contentType,
             lastModified: new Date().toISOString(),
             ...(upload.metadata ? { metadata: upload.metadata } : {}),
@@ -315,6 +323,7 @@ function toObject(meta: ObjectFile): StoredObject {
     key: meta.key,
     size: meta.size,
     etag: meta.etag,
+    ...(meta.crc64 !== undefined ? { crc64: meta.crc64 } : {}),
     contentType: meta.contentType,
     lastModified: new Date(meta.lastModified),
     ...(meta.metadata ? { metadata: { ...meta.metadata } } : {}),
@@ -336,6 +345,7 @@ function toPart(part: PartFile): StoredPart {
   return {
     partNumber: part.partNumber,
     etag: part.etag,
+    ...(part.crc64 !== undefined ? { crc64: part.crc64 } : {}),
     size: part.size,
     lastModified: new Date(part.lastModified),
   }

@@ -1,5 +1,6 @@
 import { chunkStream } from './chunk-stream.ts'
 import { selectParts } from './complete.ts'
+import { crc64OfParts } from './crc64.ts'
 import { digestInto } from './digest.ts'
 import { checkBody, etagOf, multipartEtag } from './etag.ts'
 import { isUploadId, newUploadId } from './ids.ts'
@@ -56,18 +57,23 @@ export function memoryObjectStore(): ObjectStore {
     body: AsyncIterable<Uint8Array>
     contentMd5?: string | undefined
     contentLength?: number | undefined
+    corruptAt?: number | undefined
   }) => {
     const chunks: Uint8Array[] = []
-    const digest = await digestInto(input.body, (chunk) => {
-      chunks.push(chunk)
-    })
+    const digest = await digestInto(
+      input.body,
+      (chunk) => {
+        chunks.push(chunk)
+      },
+      { corruptAt: input.corruptAt },
+    )
     checkBody(digest, input)
     return { chunks, ...digest }
   }
 
   return {
     async put(input) {
-      const { chunks, size, md5 } = await collect(input)
+      const { chunks, size, md5, crc64 } = await collect(input)
       if (input.forbidOverwrite && objects.has(id(input.bucket, input.key)))
         throw new ObjectStoreError('FileAlreadyExists')
       const object: StoredObject = {
@@ -75,6 +81,7 @@ export function memoryObjectStore(): ObjectStore {
         key: input.key,
         size,
         etag: etagOf(md5),
+        crc64,
         contentType: input.contentType,
         lastModified: new Date(),
         ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
@@ -123,12 +130,13 @@ export function memoryObjectStore(): ObjectStore {
 
     async uploadPart(input) {
       uploadFor(input.bucket, input.key, input.uploadId)
-      const { chunks, size, md5 } = await collect(input)
+      const { chunks, size, md5, crc64 } = await collect(input)
       // Aborted or completed while the body was arriving: the part has nowhere to go.
       const held = uploadFor(input.bucket, input.key, input.uploadId)
       const part: HeldPart = {
         partNumber: input.partNumber,
         etag: etagOf(md5),
+        crc64,
         size,
         lastModified: new Date(),
         chunks,
@@ -148,11 +156,13 @@ export function memoryObjectStore(): ObjectStore {
       const selected = selectParts(input.parts, held.parts)
       if (input.forbidOverwrite && objects.has(id(input.bucket, input.key)))
         throw new ObjectStoreError('FileAlreadyExists')
+      const crc64 = crc64OfParts(selected)
       const object: StoredObject = {
         bucket: input.bucket,
         key: input.key,
         size: selected.reduce((sum, p) => sum + p.size, 0),
         etag: multipartEtag(selected.map((p) => p.etag)),
+        ...(crc64 !== undefined ? { crc64 } : {}),
         contentType: held.upload.contentType,
         lastModified: new Date(),
         ...(held.upload.metadata ? { metadata: { ...held.upload.metadata } } : {}),

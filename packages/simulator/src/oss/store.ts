@@ -18,6 +18,8 @@ export interface StoredObject {
   lastModified: Date
   /** User metadata (`x-oss-meta-*` without the prefix, names lower-case). */
   metadata?: Record<string, string>
+  /** CRC-64/ECMA-182 of the stored bytes, decimal (`x-oss-hash-crc64ecma`); absent on data stored before it was kept. */
+  crc64?: string
 }
 
 export interface PutInput {
@@ -32,6 +34,8 @@ export interface PutInput {
   metadata?: Record<string, string> | undefined
   /** x-oss-forbid-overwrite: `FileAlreadyExists` instead of replacing an object. */
   forbidOverwrite?: boolean | undefined
+  /** Fault injection: store the byte at this offset inverted (see `DigestOptions.corruptAt`). */
+  corruptAt?: number | undefined
 }
 
 /** An HTTP byte range: `{ start, end? }` (end inclusive) or the last `suffix` bytes. */
@@ -59,6 +63,8 @@ export interface StoredPart {
   etag: string
   size: number
   lastModified: Date
+  /** CRC-64/ECMA-182 of the part's stored bytes, decimal. */
+  crc64?: string
 }
 
 export interface UploadPartInput {
@@ -69,6 +75,8 @@ export interface UploadPartInput {
   body: ByteSource
   contentMd5?: string | undefined
   contentLength?: number | undefined
+  /** Fault injection: store the byte at this offset inverted. */
+  corruptAt?: number | undefined
 }
 
 /** One `<Part>` of a CompleteMultipartUpload body. */
