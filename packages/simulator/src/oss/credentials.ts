@@ -28,6 +28,18 @@ export type OssOperation =
   | 'AbortMultipartUpload'
   | 'ListParts'
   | 'ListMultipartUploads'
+  | 'UploadPartCopy'
+  | 'CopyObject'
+  | 'AppendObject'
+  | 'GetObjectTagging'
+  | 'PutObjectTagging'
+  | 'DeleteObjectTagging'
+  | 'GetObjectAcl'
+  | 'PutObjectAcl'
+  | 'ListObjects'
+  | 'ListObjectsV2'
+  | 'DeleteMultipleObjects'
+  | 'PostObject'
 
 /** What a request is, as far as it is known before it is authenticated and run. */
 export interface OssRequestContext {
@@ -49,7 +61,17 @@ export const WRITE_OPERATIONS: ReadonlySet<OssOperation> = new Set([
   'UploadPart',
   'CompleteMultipartUpload',
   'AbortMultipartUpload',
+  'UploadPartCopy',
+  'CopyObject',
+  'AppendObject',
+  'PutObjectTagging',
+  'DeleteObjectTagging',
+  'PutObjectAcl',
 ])
 
 /** Listings: their `prefix` must lie under the credential's `dir`, as a prefix-scoped STS policy demands. */
-export const LISTING_OPERATIONS: ReadonlySet<OssOperation> = new Set(['ListMultipartUploads'])
+export const LISTING_OPERATIONS: ReadonlySet<OssOperation> = new Set([
+  'ListMultipartUploads',
+  'ListObjects',
+  'ListObjectsV2',
+])

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import type { QueryParams } from './request.ts'
+import { headerText, type QueryParams } from './request.ts'
 
 /**
  * Query parameters that OSS counts as sub-resources: only these enter the V1 canonical resource
@@ -99,12 +99,12 @@ export function stringToSignV1(request: SignableRequest, date: string): string {
   const { headers } = request
   const ossHeaders: string[] = []
   for (const [name, value] of headers)
-    if (name.startsWith('x-oss-')) ossHeaders.push(`${name}:${value.trim()}\n`)
+    if (name.startsWith('x-oss-')) ossHeaders.push(`${name}:${headerText(value).trim()}\n`)
   ossHeaders.sort()
   return [
     request.method.toUpperCase(),
     headers.get('content-md5') ?? '',
-    headers.get('content-type') ?? '',
+    headerText(headers.get('content-type') ?? ''),
     date,
     ossHeaders.join('') + canonicalResourceV1(request.bucket, request.key, request.query),
   ].join('\n')
