@@ -1,9 +1,9 @@
-import type { AddressInfo } from 'node:net'
 import type { ServerOptions } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
-import { OSS_SERVER_OPTIONS } from './oss/index.ts'
 import { createSimulatorApp, type SimulatorFetch, type SimulatorOptions } from './app.ts'
 import type { SimulatorControl } from './control.ts'
+import { OSS_SERVER_OPTIONS } from './oss/index.ts'
 
 export interface StartOptions extends SimulatorOptions {
   /** Port of the service (team API, open API, pages). Default 0: any free port. */

@@ -89,7 +89,7 @@ async function uploadPartCopy(r: OperationRequest): Promise<Response> {
       ['LastModified', part.lastModified.toISOString()],
       ['ETag', part.etag],
     ],
-    part.crc64 === undefined ? {} : { 'x-oss-hash-crc64ecma': part.crc64 },
+    writeHeaders(part),
   )
 }
 

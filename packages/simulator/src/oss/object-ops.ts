@@ -149,7 +149,7 @@ async function copyObject(r: OperationRequest): Promise<Response> {
       ['ETag', object.etag],
       ['LastModified', object.lastModified.toISOString()],
     ],
-    object.crc64 === undefined ? {} : { 'x-oss-hash-crc64ecma': object.crc64 },
+    writeHeaders(object),
   )
 }
 

@@ -66,7 +66,7 @@ async function postObject(r: OperationRequest): Promise<Response> {
   const status = Number(fields.get('success_action_status') ?? '204')
   const headers = writeHeaders(object)
   if (status === 201) {
-    return xmlResponse(
+    const xml = xmlResponse(
       'PostResponse',
       [
         ['Bucket', r.bucket],
@@ -76,6 +76,7 @@ async function postObject(r: OperationRequest): Promise<Response> {
       ],
       headers,
     )
+    return new Response(xml.body, { status: 201, headers: xml.headers })
   }
   return new Response(null, { status: status === 200 ? 200 : 204, headers })
 }
