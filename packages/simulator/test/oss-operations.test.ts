@@ -78,7 +78,9 @@ interface Client {
   calculatePostSignature(policy: object): { OSSAccessKeyId: string; Signature: string; policy: string }
   signPostObjectPolicyV4(policy: object, date: Date): string
   signatureUrl(name: string, options?: Record<string, unknown>): string
-  putSymlink(name: string, target: string): Promise<Res>
+  putSymlink(name: string, target: string, options?: Record<string, unknown>): Promise<Res>
+  getSymlink(name: string): Promise<Res & { targetName: string }>
+  restore(name: string): Promise<Res>
   options: { headerEncoding: string }
 }
 
@@ -451,7 +453,8 @@ describe('PostObject', () => {
     const signed = client().calculatePostSignature(policy())
     const response = await send(
       {
-        key: key('form/${filename}'),
+        // OSS replaces the literal `${filename}` with the uploaded file's name.
+        key: key('form/$' + '{filename}'),
         ...signed,
         'x-oss-security-token': sts.securityToken,
         success_action_status: '201',
@@ -510,9 +513,25 @@ describe('PostObject', () => {
   })
 })
 
+describe('symlinks', () => {
+  it('points at a target: GET serves its bytes under the link metadata; a link to a link is InvalidTargetType', async () => {
+    await client().put(key('sym/target.txt'), Buffer.from('target bytes'))
+    await client().putSymlink(key('sym/link'), key('sym/target.txt'), { meta: { role: 'link' } })
+    expect((await client().getSymlink(key('sym/link'))).targetName).toBe(key('sym/target.txt'))
+    const got = await client().get(key('sym/link'))
+    expect(got.content.toString()).toBe('target bytes')
+    expect(got.res.headers['x-oss-object-type']).toBe('Symlink')
+    expect(got.res.headers['x-oss-meta-role']).toBe('link')
+    await client().putSymlink(key('sym/link2'), key('sym/link'))
+    const error = await rejection(client().head(key('sym/link2')))
+    expect([error.status, error.code]).toEqual([400, 'InvalidTargetType'])
+  })
+})
+
 describe('what the simulator does not implement', () => {
   it('answers an OSS XML NotImplemented with a request id, never a reset', async () => {
-    const error: AliOssError = await rejection(client().putSymlink(key('link'), key('acl.txt')))
+    await client().put(key('archive.txt'), Buffer.from('a'))
+    const error: AliOssError = await rejection(client().restore(key('archive.txt')))
     expect([error.status, error.code]).toEqual([501, 'NotImplemented'])
     expect(error.requestId).toMatch(/^[0-9A-F]{24}$/)
   })

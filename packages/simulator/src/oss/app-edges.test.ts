@@ -96,7 +96,7 @@ describe('in-process Web requests (no Node request underneath)', () => {
   })
 
   it.each([
-    ['GET', '/k?symlink', 501, 'NotImplemented'],
+    ['GET', '/k?versionId=CAEQ', 501, 'NotImplemented'],
     ['POST', '/k?restore', 501, 'NotImplemented'],
     ['GET', '/k?x-oss-process=image/resize,w_10', 501, 'NotImplemented'],
     ['GET', '/?acl', 501, 'NotImplemented'],

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { byteOrder, limitOf, page } from './listing.ts'
+import { objectType } from './object-attributes.ts'
 import {
   childText,
   OperationError,
@@ -28,18 +29,13 @@ function encoder(r: OperationRequest): (name: string) => string {
 }
 
 function contents(object: StoredObject, encode: (name: string) => string, owner: boolean): XmlNode {
-  const type = object.attributes?.appendable
-    ? 'Appendable'
-    : object.etag.includes('-')
-      ? 'Multipart'
-      : 'Normal'
   return [
     'Contents',
     [
       ['Key', encode(object.key)],
       ['LastModified', object.lastModified.toISOString()],
       ['ETag', object.etag],
-      ['Type', type],
+      ['Type', objectType(object)],
       ['Size', object.size],
       ['StorageClass', object.attributes?.headers?.['x-oss-storage-class'] ?? 'Standard'],
       owner ? OWNER : undefined,

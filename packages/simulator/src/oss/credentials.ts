@@ -40,6 +40,8 @@ export type OssOperation =
   | 'ListObjectsV2'
   | 'DeleteMultipleObjects'
   | 'PostObject'
+  | 'PutSymlink'
+  | 'GetSymlink'
 
 /** What a request is, as far as it is known before it is authenticated and run. */
 export interface OssRequestContext {
@@ -67,6 +69,7 @@ export const WRITE_OPERATIONS: ReadonlySet<OssOperation> = new Set([
   'PutObjectTagging',
   'DeleteObjectTagging',
   'PutObjectAcl',
+  'PutSymlink',
 ])
 
 /** Listings: their `prefix` must lie under the credential's `dir`, as a prefix-scoped STS policy demands. */

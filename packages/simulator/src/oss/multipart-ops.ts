@@ -5,6 +5,7 @@ import { copySource } from './object-ops.ts'
 import {
   contentLength,
   DEFAULT_TYPE,
+  encryptionHeaders,
   OperationError,
   type OperationRequest,
   writeHeaders,
@@ -35,11 +36,15 @@ async function initiateMultipartUpload(r: OperationRequest): Promise<Response> {
     metadata: userMetadata(r.headers),
     attributes: attributesFrom(r.headers),
   })
-  return xmlResponse('InitiateMultipartUploadResult', [
-    ['Bucket', upload.bucket],
-    ['Key', upload.key],
-    ['UploadId', upload.uploadId],
-  ])
+  return xmlResponse(
+    'InitiateMultipartUploadResult',
+    [
+      ['Bucket', upload.bucket],
+      ['Key', upload.key],
+      ['UploadId', upload.uploadId],
+    ],
+    encryptionHeaders(upload.attributes),
+  )
 }
 
 function requirePartNumber(r: OperationRequest): number {
@@ -191,7 +196,7 @@ async function listParts(r: OperationRequest): Promise<Response> {
 }
 
 /**
- * `GET /?uploads`: uploads in progress under `prefix`, by key (byte order) then initiation,
+ * `GET /?uploads`: uploads in progress under `prefix`, by key then upload id (byte order),
  * after `key-marker` / `upload-id-marker`, grouped by `delimiter`.
  */
 async function listMultipartUploads(r: OperationRequest): Promise<Response> {
@@ -202,13 +207,12 @@ async function listMultipartUploads(r: OperationRequest): Promise<Response> {
   const max = limitOf(r.query, 'max-uploads', 1000, 1000)
   const all = (await r.store.listMultipartUploads({ bucket: r.bucket }))
     .filter((u) => u.key.startsWith(prefix))
-    .sort((a, b) => byteOrder(a.key, b.key) || a.initiated.getTime() - b.initiated.getTime())
-  let start = all.findIndex((u) => byteOrder(u.key, keyMarker) > 0)
-  if (keyMarker !== '' && uploadIdMarker !== '') {
-    const at = all.findIndex((u) => u.key === keyMarker && u.uploadId === uploadIdMarker)
-    if (at >= 0) start = at + 1
-  }
-  const after = start < 0 ? [] : all.slice(start)
+    .sort((a, b) => byteOrder(a.key, b.key) || byteOrder(a.uploadId, b.uploadId))
+  // After the key marker; with an upload id marker, that key's uploads with a greater id too.
+  const after = all.filter((u) => {
+    const byKey = byteOrder(u.key, keyMarker)
+    return byKey > 0 || (byKey === 0 && uploadIdMarker !== '' && byteOrder(u.uploadId, uploadIdMarker) > 0)
+  })
   const { entries, prefixes, truncated, last } = page(after, (u) => u.key, {
     prefix,
     delimiter,

@@ -88,14 +88,11 @@ export function objectHeaders(object: StoredObject, query: QueryParams): Headers
     etag: object.etag,
     'last-modified': object.lastModified.toUTCString(),
     'accept-ranges': 'bytes',
-    'x-oss-object-type': attributes.appendable
-      ? 'Appendable'
-      : object.etag.includes('-')
-        ? 'Multipart'
-        : 'Normal',
+    'x-oss-object-type': objectType(object),
     'x-oss-storage-class': 'Standard',
   })
   for (const [name, value] of Object.entries(attributes.headers ?? {})) headers.set(name, value)
+  if (attributes.appendable) headers.set('x-oss-next-append-position', String(object.size))
   const tagCount = Object.keys(attributes.tags ?? {}).length
   if (tagCount > 0) headers.set('x-oss-tagging-count', String(tagCount))
   if (object.crc64 !== undefined) headers.set('x-oss-hash-crc64ecma', object.crc64)
@@ -116,7 +113,7 @@ export function preconditions(
   object: StoredObject,
   headers: Headers,
   prefix = '',
-): 'PreconditionFailed' | 'NotModified' | undefined {
+): { code: 'PreconditionFailed' | 'NotModified'; condition: string } | undefined {
   const get = (name: string) => headers.get(`${prefix}${name}`)
   const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
   const time = (text: string | null) => {
@@ -127,20 +124,21 @@ export function preconditions(
     list.split(',').some((tag) => tag.trim() === '*' || sameEtag(tag.trim(), object.etag))
   // A present If-Match (If-None-Match) decides alone; the date applies only without it.
   const ifMatch = get('if-match')
+  if (ifMatch !== null && !matches(ifMatch)) return { code: 'PreconditionFailed', condition: 'If-Match' }
   const unmodifiedSince = time(get('if-unmodified-since'))
-  if (
-    ifMatch !== null
-      ? !matches(ifMatch)
-      : unmodifiedSince !== undefined && seconds(object.lastModified) > unmodifiedSince
-  )
-    return 'PreconditionFailed'
+  if (ifMatch === null && unmodifiedSince !== undefined && seconds(object.lastModified) > unmodifiedSince)
+    return { code: 'PreconditionFailed', condition: 'If-Unmodified-Since' }
   const ifNoneMatch = get('if-none-match')
+  if (ifNoneMatch !== null && matches(ifNoneMatch)) return { code: 'NotModified', condition: 'If-None-Match' }
   const modifiedSince = time(get('if-modified-since'))
-  if (
-    ifNoneMatch !== null
-      ? matches(ifNoneMatch)
-      : modifiedSince !== undefined && seconds(object.lastModified) <= modifiedSince
-  )
-    return 'NotModified'
+  if (ifNoneMatch === null && modifiedSince !== undefined && seconds(object.lastModified) <= modifiedSince)
+    return { code: 'NotModified', condition: 'If-Modified-Since' }
   return undefined
+}
+
+/** `Normal`, `Multipart`, `Appendable` or `Symlink`, as OSS reports an object's type. */
+export function objectType(object: StoredObject): string {
+  if (object.attributes?.symlinkTarget !== undefined) return 'Symlink'
+  if (object.attributes?.appendable) return 'Appendable'
+  return object.etag.includes('-') ? 'Multipart' : 'Normal'
 }

@@ -1,4 +1,4 @@
-import { webStreamChunks } from './body-source.ts'
+import { emptyBody, webStreamChunks } from './body-source.ts'
 import { contentMd5OfEtag } from './etag.ts'
 import { attributesFrom, objectHeaders, preconditions, userMetadata } from './object-attributes.ts'
 import {
@@ -29,11 +29,15 @@ async function putObject(r: OperationRequest): Promise<Response> {
   return new Response(null, { headers: { ...writeHeaders(object), 'content-length': '0' } })
 }
 
+/** OSS names the condition that failed in a `Condition` element (ali-oss adds it to the message). */
+const preconditionFailed = (condition: string) =>
+  new OperationError('PreconditionFailed', undefined, { Condition: condition })
+
 /** 304 (ETag and Last-Modified only) or a thrown 412 when the request's conditions say so. */
 function conditional(object: StoredObject, headers: Headers): Response | undefined {
   const outcome = preconditions(object, headers)
-  if (outcome === 'PreconditionFailed') throw new OperationError('PreconditionFailed')
-  if (outcome === 'NotModified')
+  if (outcome?.code === 'PreconditionFailed') throw preconditionFailed(outcome.condition)
+  if (outcome?.code === 'NotModified')
     return new Response(null, {
       status: 304,
       headers: { etag: object.etag, 'last-modified': object.lastModified.toUTCString() },
@@ -41,35 +45,95 @@ function conditional(object: StoredObject, headers: Headers): Response | undefin
   return undefined
 }
 
-async function getObject(r: OperationRequest): Promise<Response> {
-  const head = await r.store.head(r.bucket, r.key)
-  if (!head) throw new OperationError('NoSuchKey', undefined, { Key: r.key })
-  const early = conditional(head, r.headers)
-  if (early) return early
-  const found = await r.store.get(r.bucket, r.key, parseRange(r.headers.get('range')))
-  if (!found) throw new OperationError('NoSuchKey', undefined, { Key: r.key })
-  const { object, body, range } = found
-  const headers = objectHeaders(object, r.query)
-  if (range) {
-    headers.set('content-length', String(range.end - range.start + 1))
-    headers.set('content-range', `bytes ${range.start}-${range.end}/${object.size}`)
-    return new Response(body, { status: 206, headers })
+/**
+ * The object a GET or HEAD serves: the key's own, or for a symlink its target's bytes under the
+ * link's metadata (`x-oss-object-type: Symlink`). A link to a link is InvalidTargetType.
+ */
+async function resolve(r: OperationRequest): Promise<{ object: StoredObject; key: string }> {
+  const object = await r.store.head(r.bucket, r.key)
+  if (!object) throw new OperationError('NoSuchKey', undefined, { Key: r.key })
+  const target = object.attributes?.symlinkTarget
+  if (target === undefined) return { object, key: r.key }
+  const found = await r.store.head(r.bucket, target)
+  if (!found)
+    throw new OperationError('NoSuchKey', 'The symlink target object does not exist.', { Key: target })
+  if (found.attributes?.symlinkTarget !== undefined) throw new OperationError('InvalidTargetType')
+  const { metadata, attributes } = object
+  return {
+    key: target,
+    object: { ...found, ...(metadata ? { metadata } : {}), ...(attributes ? { attributes } : {}) },
   }
+}
+
+/** What GET and HEAD answer about a whole object. */
+function wholeObjectHeaders(object: StoredObject, r: OperationRequest): Headers {
+  const headers = objectHeaders(object, r.query)
   headers.set('content-length', String(object.size))
   const md5 = contentMd5OfEtag(object.etag)
   if (md5) headers.set('content-md5', md5)
-  return new Response(body, { headers })
+  return headers
+}
+
+async function getObject(r: OperationRequest): Promise<Response> {
+  const { object, key } = await resolve(r)
+  const early = conditional(object, r.headers)
+  if (early) return early
+  const found = await r.store.get(r.bucket, key, parseRange(r.headers.get('range')))
+  if (!found) throw new OperationError('NoSuchKey', undefined, { Key: r.key })
+  const { body, range } = found
+  if (!range) return new Response(body, { headers: wholeObjectHeaders(object, r) })
+  const headers = objectHeaders(object, r.query)
+  headers.set('content-length', String(range.end - range.start + 1))
+  headers.set('content-range', `bytes ${range.start}-${range.end}/${object.size}`)
+  return new Response(body, { status: 206, headers })
 }
 
 async function headObject(r: OperationRequest): Promise<Response> {
-  const object = await r.store.head(r.bucket, r.key)
-  if (!object) throw new OperationError('NoSuchKey', undefined, { Key: r.key })
+  const { object } = await resolve(r)
   const early = conditional(object, r.headers)
   if (early) return early
-  const headers = objectHeaders(object, r.query)
-  headers.set('content-length', String(object.size))
-  const md5 = contentMd5OfEtag(object.etag)
-  if (md5) headers.set('content-md5', md5)
+  return new Response(null, { headers: wholeObjectHeaders(object, r) })
+}
+
+/** PutSymlink (`PUT ?symlink`, target in `x-oss-symlink-target`): an empty object that points. */
+async function putSymlink(r: OperationRequest): Promise<Response> {
+  const header = r.headers.get('x-oss-symlink-target') ?? ''
+  let target: string
+  try {
+    target = decodeURIComponent(header)
+  } catch {
+    target = ''
+  }
+  if (target === '')
+    throw new OperationError('InvalidArgument', 'x-oss-symlink-target must name an object.', {
+      ArgumentName: 'x-oss-symlink-target',
+      ArgumentValue: header,
+    })
+  const object = await r.store.put({
+    bucket: r.bucket,
+    key: r.key,
+    contentType: r.headers.get('content-type') || DEFAULT_TYPE,
+    body: emptyBody(),
+    metadata: userMetadata(r.headers),
+    attributes: { ...attributesFrom(r.headers), symlinkTarget: target },
+    forbidOverwrite: r.headers.get('x-oss-forbid-overwrite') === 'true',
+  })
+  return new Response(null, { headers: { etag: object.etag, 'content-length': '0' } })
+}
+
+/** GetSymlink (`GET ?symlink`): the target in `x-oss-symlink-target`; NotSymlink for other objects. */
+async function getSymlink(r: OperationRequest): Promise<Response> {
+  const object = await r.store.head(r.bucket, r.key)
+  if (!object) throw new OperationError('NoSuchKey', undefined, { Key: r.key })
+  const target = object.attributes?.symlinkTarget
+  if (target === undefined) throw new OperationError('NotSymlink')
+  const headers = new Headers({
+    'x-oss-symlink-target': encodeURIComponent(target),
+    etag: object.etag,
+    'last-modified': object.lastModified.toUTCString(),
+    'content-length': '0',
+  })
+  for (const [name, value] of Object.entries(object.metadata ?? {})) headers.set(`x-oss-meta-${name}`, value)
   return new Response(null, { headers })
 }
 
@@ -99,7 +163,8 @@ export async function copySource(r: OperationRequest): Promise<StoredObject> {
   const source = await r.store.head(r.bucket, key)
   if (!source) throw new OperationError('NoSuchKey', undefined, { Key: key })
   const outcome = preconditions(source, r.headers, 'x-oss-copy-source-')
-  if (outcome) throw new OperationError(outcome)
+  if (outcome?.code === 'PreconditionFailed') throw preconditionFailed(outcome.condition)
+  if (outcome) throw new OperationError(outcome.code)
   return source
 }
 
@@ -214,4 +279,6 @@ export const OBJECT_OPERATIONS = {
   DeleteObject: deleteObject,
   CopyObject: copyObject,
   AppendObject: appendObject,
+  PutSymlink: putSymlink,
+  GetSymlink: getSymlink,
 }

@@ -2,7 +2,7 @@ import type { AuthOptions } from './auth.ts'
 import { readSmallBody } from './body-source.ts'
 import { contentMd5OfEtag } from './etag.ts'
 import type { QueryParams } from './request.ts'
-import type { ByteSource, ObjectStore } from './store.ts'
+import type { ByteSource, ObjectAttributes, ObjectStore } from './store.ts'
 import { parseXml, type XmlElement, type XmlNode, XmlSyntaxError, xmlDocument } from './xml.ts'
 
 /** Everything an operation needs about its request, parsed and authenticated. */
@@ -39,6 +39,7 @@ export type OperationErrorCode =
   | 'PreconditionFailed'
   | 'NotModified'
   | 'InvalidTag'
+  | 'NotSymlink'
 
 /** An OSS error raised by an operation before or after the store ran. */
 export class OperationError extends Error {
@@ -79,9 +80,20 @@ export function contentLength(headers: Headers): number | undefined {
   return text !== null && /^\d+$/.test(text) ? Number(text) : undefined
 }
 
-/** The headers every write answers with: ETag, Content-MD5 when single-piece, the CRC. */
-export function writeHeaders(written: { etag: string; crc64?: string | undefined }): Record<string, string> {
-  const headers: Record<string, string> = { etag: written.etag }
+/** The server-side encryption an object or upload was written with, as OSS echoes it. */
+export function encryptionHeaders(attributes: ObjectAttributes | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(attributes?.headers ?? {}).filter(([name]) => name.startsWith('x-oss-server-side-')),
+  )
+}
+
+/** The headers every write answers with: ETag, Content-MD5 when single-piece, the CRC, the encryption. */
+export function writeHeaders(written: {
+  etag: string
+  crc64?: string | undefined
+  attributes?: ObjectAttributes | undefined
+}): Record<string, string> {
+  const headers: Record<string, string> = { etag: written.etag, ...encryptionHeaders(written.attributes) }
   const md5 = contentMd5OfEtag(written.etag)
   if (md5) headers['content-md5'] = md5
   if (written.crc64 !== undefined) headers['x-oss-hash-crc64ecma'] = written.crc64

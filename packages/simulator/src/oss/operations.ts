@@ -36,6 +36,7 @@ const KNOWN = new Set([
   'partNumber',
   'position',
   'security-token',
+  'symlink',
   'tagging',
   'uploadId',
   'uploads',
@@ -69,6 +70,7 @@ function objectOperation(
       method as 'GET'
     ]
   if (has('acl')) return ({ GET: 'GetObjectAcl', PUT: 'PutObjectAcl' } as const)[method as 'GET']
+  if (has('symlink')) return ({ GET: 'GetSymlink', PUT: 'PutSymlink' } as const)[method as 'GET']
   switch (method) {
     case 'HEAD':
       return 'HeadObject'

@@ -21,6 +21,8 @@ export interface ObjectAttributes {
   tags?: Record<string, string>
   /** Created by AppendObject (x-oss-object-type: Appendable). */
   appendable?: boolean
+  /** Created by PutSymlink: the key it points to (x-oss-object-type: Symlink). */
+  symlinkTarget?: string
 }
 
 export interface StoredObject {
