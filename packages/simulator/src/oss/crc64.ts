@@ -6,7 +6,7 @@
  * Hand-written: it runs on every byte an upload sends, on the event loop, and the npm packages
  * for it are either native addons or little-used emscripten builds. This is slice-by-8 over
  * signed 32-bit halves (no BigInt in the loop); on a loaded 2-core machine it cost 1 to 2.6
- * times what node:crypto's MD5 costs for the same bytes (/tmp script, 64 MiB in 64 KiB chunks).
+ * times what node:crypto's MD5 costs for the same bytes (64 MiB fed in 64 KiB chunks).
  * Large bodies' MD5 runs on a worker (md5.ts) while this runs inline: moving it next to the MD5
  * is the step to take if profiles show it. Combining two CRCs (a
  * multipart object's from its parts') is zlib's crc32_combine carried to 64 bits, with BigInt:
