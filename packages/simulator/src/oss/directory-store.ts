@@ -13,6 +13,7 @@ import {
   type ByteSource,
   listed,
   type MultipartUpload,
+  type ObjectAttributes,
   type ObjectStore,
   ObjectStoreError,
   type StoredObject,
@@ -40,6 +41,7 @@ interface ObjectFile {
   contentType: string
   lastModified: string
   metadata?: Record<string, string>
+  attributes?: ObjectAttributes
   data: { file: string; size: number }[]
 }
 
@@ -50,6 +52,7 @@ interface UploadFile {
   contentType: string
   initiated: string
   metadata?: Record<string, string>
+  attributes?: ObjectAttributes
 }
 
 interface PartFile {
@@ -147,6 +150,7 @@ export function directoryObjectStore(dir: string): ObjectStore {
         contentType: input.contentType,
         lastModified: new Date().toISOString(),
         ...(input.metadata ? { metadata: input.metadata } : {}),
+        ...(input.attributes ? { attributes: input.attributes } : {}),
         data: [{ file, size }],
       }
       try {
@@ -188,6 +192,17 @@ export function directoryObjectStore(dir: string): ObjectStore {
       })
     },
 
+    async setAttributes(bucket, key, attributes) {
+      return withObjectLock(`${bucket}\u0000${key}`, async () => {
+        const path = objectPath(bucket, key)
+        const meta = await readJson<ObjectFile>(path)
+        if (!meta) return undefined
+        const updated = { ...meta, attributes }
+        await writeJsonAtomic(path, scratch(), updated)
+        return toObject(updated)
+      })
+    },
+
     async list(filter = {}) {
       const names = (await readdir(paths.objects)).filter((name) => name.endsWith('.json'))
       const metas = await Promise.all(names.map((name) => readJson<ObjectFile>(join(paths.objects, name))))
@@ -205,6 +220,7 @@ export function directoryObjectStore(dir: string): ObjectStore {
         contentType: input.contentType,
         initiated: new Date().toISOString(),
         ...(input.metadata ? { metadata: input.metadata } : {}),
+        ...(input.attributes ? { attributes: input.attributes } : {}),
       }
       await mkdir(uploadDir(upload.uploadId))
       await writeJsonAtomic(join(uploadDir(upload.uploadId), 'upload.json'), scratch(), upload)
@@ -262,6 +278,7 @@ export function directoryObjectStore(dir: string): ObjectStore {
             contentType: upload.contentType,
             lastModified: new Date().toISOString(),
             ...(upload.metadata ? { metadata: upload.metadata } : {}),
+            ...(upload.attributes ? { attributes: upload.attributes } : {}),
             data: selected.map((p) => ({ file: p.file, size: p.size })),
           },
           input.forbidOverwrite,
@@ -327,6 +344,7 @@ function toObject(meta: ObjectFile): StoredObject {
     contentType: meta.contentType,
     lastModified: new Date(meta.lastModified),
     ...(meta.metadata ? { metadata: { ...meta.metadata } } : {}),
+    ...(meta.attributes ? { attributes: structuredClone(meta.attributes) } : {}),
   }
 }
 
@@ -338,6 +356,7 @@ function toUpload(upload: UploadFile): MultipartUpload {
     contentType: upload.contentType,
     initiated: new Date(upload.initiated),
     ...(upload.metadata ? { metadata: { ...upload.metadata } } : {}),
+    ...(upload.attributes ? { attributes: structuredClone(upload.attributes) } : {}),
   }
 }
 

@@ -34,6 +34,7 @@ const copyObject = (o: StoredObject): StoredObject => ({
   ...o,
   lastModified: new Date(o.lastModified),
   ...(o.metadata ? { metadata: { ...o.metadata } } : {}),
+  ...(o.attributes ? { attributes: structuredClone(o.attributes) } : {}),
 })
 const copyPart = ({ chunks: _, ...part }: HeldPart): StoredPart => ({
   ...part,
@@ -85,6 +86,7 @@ export function memoryObjectStore(): ObjectStore {
         contentType: input.contentType,
         lastModified: new Date(),
         ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
+        ...(input.attributes ? { attributes: structuredClone(input.attributes) } : {}),
       }
       objects.set(id(input.bucket, input.key), { object, chunks })
       return copyObject(object)
@@ -108,6 +110,13 @@ export function memoryObjectStore(): ObjectStore {
       return objects.delete(id(bucket, key))
     },
 
+    async setAttributes(bucket, key, attributes) {
+      const held = objects.get(id(bucket, key))
+      if (!held) return undefined
+      held.object = { ...held.object, attributes: structuredClone(attributes) }
+      return copyObject(held.object)
+    },
+
     async list(filter = {}) {
       return listed(
         [...objects.values()].map((h) => h.object),
@@ -123,6 +132,7 @@ export function memoryObjectStore(): ObjectStore {
         contentType: input.contentType,
         initiated: new Date(),
         ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
+        ...(input.attributes ? { attributes: structuredClone(input.attributes) } : {}),
       }
       uploads.set(upload.uploadId, { upload, parts: new Map() })
       return { ...upload }
@@ -166,6 +176,7 @@ export function memoryObjectStore(): ObjectStore {
         contentType: held.upload.contentType,
         lastModified: new Date(),
         ...(held.upload.metadata ? { metadata: { ...held.upload.metadata } } : {}),
+        ...(held.upload.attributes ? { attributes: structuredClone(held.upload.attributes) } : {}),
       }
       objects.set(id(input.bucket, input.key), { object, chunks: selected.flatMap((p) => p.chunks) })
       uploads.delete(input.uploadId)

@@ -1,13 +1,17 @@
-import { readSmallBody } from './body-source.ts'
-import { userMetadata } from './object-ops.ts'
+import { readSmallBody, webStreamChunks } from './body-source.ts'
+import { byteOrder, limitOf, page } from './listing.ts'
+import { attributesFrom, userMetadata } from './object-attributes.ts'
+import { copySource } from './object-ops.ts'
 import {
   contentLength,
   DEFAULT_TYPE,
+  encryptionHeaders,
   OperationError,
   type OperationRequest,
   writeHeaders,
   xmlResponse,
 } from './operation.ts'
+import { parseRange } from './range.ts'
 import { type QueryParams, queryValue } from './request.ts'
 import { encodeRfc3986 } from './sign-v4.ts'
 import { type CompletePart, MAX_PART_NUMBER, type MultipartUpload } from './store.ts'
@@ -30,15 +34,20 @@ async function initiateMultipartUpload(r: OperationRequest): Promise<Response> {
     key: r.key,
     contentType: r.headers.get('content-type') || DEFAULT_TYPE,
     metadata: userMetadata(r.headers),
+    attributes: attributesFrom(r.headers),
   })
-  return xmlResponse('InitiateMultipartUploadResult', [
-    ['Bucket', upload.bucket],
-    ['Key', upload.key],
-    ['UploadId', upload.uploadId],
-  ])
+  return xmlResponse(
+    'InitiateMultipartUploadResult',
+    [
+      ['Bucket', upload.bucket],
+      ['Key', upload.key],
+      ['UploadId', upload.uploadId],
+    ],
+    encryptionHeaders(upload.attributes),
+  )
 }
 
-async function uploadPart(r: OperationRequest): Promise<Response> {
+function requirePartNumber(r: OperationRequest): number {
   const partNumber = partNumberOf(r.query)
   if (partNumber === undefined) {
     throw new OperationError(
@@ -47,6 +56,11 @@ async function uploadPart(r: OperationRequest): Promise<Response> {
       { ArgumentName: 'partNumber', ArgumentValue: queryValue(r.query, 'partNumber') ?? '' },
     )
   }
+  return partNumber
+}
+
+async function uploadPart(r: OperationRequest): Promise<Response> {
+  const partNumber = requirePartNumber(r)
   const part = await r.store.uploadPart({
     bucket: r.bucket,
     key: r.key,
@@ -58,6 +72,30 @@ async function uploadPart(r: OperationRequest): Promise<Response> {
     corruptAt: r.corruptAt,
   })
   return new Response(null, { headers: { ...writeHeaders(part), 'content-length': '0' } })
+}
+
+/** UploadPartCopy: a part from a range (`x-oss-copy-source-range: bytes=a-b`) of an object. */
+async function uploadPartCopy(r: OperationRequest): Promise<Response> {
+  const partNumber = requirePartNumber(r)
+  const source = await copySource(r)
+  const range = parseRange(r.headers.get('x-oss-copy-source-range'))
+  const found = await r.store.get(r.bucket, source.key, range)
+  if (!found) throw new OperationError('NoSuchKey', undefined, { Key: source.key })
+  const part = await r.store.uploadPart({
+    bucket: r.bucket,
+    key: r.key,
+    uploadId: queryValue(r.query, 'uploadId') ?? '',
+    partNumber,
+    body: webStreamChunks(found.body),
+  })
+  return xmlResponse(
+    'CopyPartResult',
+    [
+      ['LastModified', part.lastModified.toISOString()],
+      ['ETag', part.etag],
+    ],
+    writeHeaders(part),
+  )
 }
 
 /** `<CompleteMultipartUpload><Part><PartNumber/><ETag/></Part>...`; anything else is MalformedXML. */
@@ -124,19 +162,6 @@ async function abortMultipartUpload(r: OperationRequest): Promise<Response> {
   return new Response(null, { status: 204 })
 }
 
-/** A non-negative integer query value in 1..max, or the default; anything else is InvalidArgument. */
-export function limitOf(query: QueryParams, name: string, fallback: number, max: number): number {
-  const text = queryValue(query, name)
-  if (text === undefined || text === '') return fallback
-  const n = Number(text)
-  if (!/^\d+$/.test(text) || n < 1 || n > max)
-    throw new OperationError('InvalidArgument', `${name} must be an integer between 1 and ${max}.`, {
-      ArgumentName: name,
-      ArgumentValue: text,
-    })
-  return n
-}
-
 async function listParts(r: OperationRequest): Promise<Response> {
   const max = limitOf(r.query, 'max-parts', 1000, 1000)
   const markerText = queryValue(r.query, 'part-number-marker') || '0'
@@ -170,10 +195,8 @@ async function listParts(r: OperationRequest): Promise<Response> {
   ])
 }
 
-const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))
-
 /**
- * `GET /?uploads`: uploads in progress under `prefix`, by key (byte order) then initiation,
+ * `GET /?uploads`: uploads in progress under `prefix`, by key then upload id (byte order),
  * after `key-marker` / `upload-id-marker`, grouped by `delimiter`.
  */
 async function listMultipartUploads(r: OperationRequest): Promise<Response> {
@@ -184,13 +207,12 @@ async function listMultipartUploads(r: OperationRequest): Promise<Response> {
   const max = limitOf(r.query, 'max-uploads', 1000, 1000)
   const all = (await r.store.listMultipartUploads({ bucket: r.bucket }))
     .filter((u) => u.key.startsWith(prefix))
-    .sort((a, b) => byteOrder(a.key, b.key) || a.initiated.getTime() - b.initiated.getTime())
-  let start = all.findIndex((u) => byteOrder(u.key, keyMarker) > 0)
-  if (keyMarker !== '' && uploadIdMarker !== '') {
-    const at = all.findIndex((u) => u.key === keyMarker && u.uploadId === uploadIdMarker)
-    if (at >= 0) start = at + 1
-  }
-  const after = start < 0 ? [] : all.slice(start)
+    .sort((a, b) => byteOrder(a.key, b.key) || byteOrder(a.uploadId, b.uploadId))
+  // After the key marker; with an upload id marker, that key's uploads with a greater id too.
+  const after = all.filter((u) => {
+    const byKey = byteOrder(u.key, keyMarker)
+    return byKey > 0 || (byKey === 0 && uploadIdMarker !== '' && byteOrder(u.uploadId, uploadIdMarker) > 0)
+  })
   const { entries, prefixes, truncated, last } = page(after, (u) => u.key, {
     prefix,
     delimiter,
@@ -221,40 +243,10 @@ async function listMultipartUploads(r: OperationRequest): Promise<Response> {
   ])
 }
 
-/**
- * One page of a listing (items already after the marker): entries whose name (after `prefix`) has
- * no `delimiter`, and the common prefixes of those that have one, each counting once toward `max`.
- */
-export function page<T>(
-  items: readonly T[],
-  name: (item: T) => string,
-  { prefix, delimiter, max, marker }: { prefix: string; delimiter: string; max: number; marker: string },
-): { entries: T[]; prefixes: string[]; truncated: boolean; last?: { name: string; item?: T } } {
-  const entries: T[] = []
-  const prefixes: string[] = []
-  let last: { name: string; item?: T } | undefined
-  for (const item of items) {
-    const key = name(item)
-    const cut = delimiter === '' ? -1 : key.indexOf(delimiter, prefix.length)
-    const common = cut < 0 ? undefined : key.slice(0, cut + delimiter.length)
-    // A common prefix counts once, and not again on the page after the one that ended with it.
-    if (common !== undefined && (prefixes.at(-1) === common || common === marker)) continue
-    if (entries.length + prefixes.length === max)
-      return { entries, prefixes, truncated: true, ...(last ? { last } : {}) }
-    if (common === undefined) {
-      entries.push(item)
-      last = { name: key, item }
-    } else {
-      prefixes.push(common)
-      last = { name: common }
-    }
-  }
-  return { entries, prefixes, truncated: false, ...(last ? { last } : {}) }
-}
-
 export const MULTIPART_OPERATIONS = {
   InitiateMultipartUpload: initiateMultipartUpload,
   UploadPart: uploadPart,
+  UploadPartCopy: uploadPartCopy,
   CompleteMultipartUpload: completeMultipartUpload,
   AbortMultipartUpload: abortMultipartUpload,
   ListParts: listParts,

@@ -8,6 +8,23 @@
 /** Bytes as they arrive. Producers must not reuse a chunk's memory after yielding it. */
 export type ByteSource = AsyncIterable<Uint8Array>
 
+/**
+ * What an object carries besides its bytes and user metadata, kept as given and answered back:
+ * standard headers (Cache-Control, Content-Disposition, Content-Encoding, Content-Language,
+ * Expires, server-side encryption, storage class), its ACL, its tags, whether it is appendable.
+ */
+export interface ObjectAttributes {
+  /** Lower-case header name to value. */
+  headers?: Record<string, string>
+  /** `private`, `public-read`, `public-read-write`; absent: `default` (the bucket's). */
+  acl?: string
+  tags?: Record<string, string>
+  /** Created by AppendObject (x-oss-object-type: Appendable). */
+  appendable?: boolean
+  /** Created by PutSymlink: the key it points to (x-oss-object-type: Symlink). */
+  symlinkTarget?: string
+}
+
 export interface StoredObject {
   bucket: string
   key: string
@@ -20,6 +37,7 @@ export interface StoredObject {
   metadata?: Record<string, string>
   /** CRC-64/ECMA-182 of the stored bytes, decimal (`x-oss-hash-crc64ecma`); absent on data stored before it was kept. */
   crc64?: string
+  attributes?: ObjectAttributes
 }
 
 export interface PutInput {
@@ -36,6 +54,7 @@ export interface PutInput {
   forbidOverwrite?: boolean | undefined
   /** Fault injection: store the byte at this offset inverted (see `DigestOptions.corruptAt`). */
   corruptAt?: number | undefined
+  attributes?: ObjectAttributes | undefined
 }
 
 /** An HTTP byte range: `{ start, end? }` (end inclusive) or the last `suffix` bytes. */
@@ -55,6 +74,8 @@ export interface MultipartUpload {
   contentType: string
   initiated: Date
   metadata?: Record<string, string>
+  /** Given to the object at Complete. */
+  attributes?: ObjectAttributes
 }
 
 export interface StoredPart {
@@ -100,6 +121,8 @@ export interface ObjectStore {
   get(bucket: string, key: string, range?: RangeRequest): Promise<ObjectBody | undefined>
   /** Whether there was an object to delete. */
   delete(bucket: string, key: string): Promise<boolean>
+  /** Replaces an object's attributes (tags, ACL...) without touching its bytes or Last-Modified; undefined when there is no object. */
+  setAttributes(bucket: string, key: string, attributes: ObjectAttributes): Promise<StoredObject | undefined>
   /** Objects, sorted by bucket then key; for inspection. */
   list(filter?: { bucket?: string; prefix?: string }): Promise<StoredObject[]>
 
@@ -108,6 +131,7 @@ export interface ObjectStore {
     key: string
     contentType: string
     metadata?: Record<string, string> | undefined
+    attributes?: ObjectAttributes | undefined
   }): Promise<MultipartUpload>
   /** Throws `NoSuchUpload` (unknown id, or the id belongs to another bucket/key). Same number again replaces the part. */
   uploadPart(input: UploadPartInput): Promise<StoredPart>
