@@ -1,5 +1,5 @@
-import { createOpenClient, type OpenClient } from '@service-sdk/open'
-import { createTeamClient, type TeamClient } from '@service-sdk/team'
+import type { OpenClient } from '@service-sdk/open'
+import type { TeamClient } from '@service-sdk/team'
 import type { Command } from 'commander'
 import { type Config, loadConfig } from './config.ts'
 import { createOutput, type Output } from './output.ts'
@@ -15,8 +15,9 @@ export interface GlobalOptions {
 export interface Context {
   config: Config
   out: Output
-  team(): TeamClient
-  open(options?: { needsApiKey?: boolean }): OpenClient
+  /** Clients are imported when a command needs one: `service --help` stays quick. */
+  team(): Promise<TeamClient>
+  open(options?: { needsApiKey?: boolean }): Promise<OpenClient>
 }
 
 export function contextOf(command: Command): Context {
@@ -32,13 +33,21 @@ export function contextOf(command: Command): Context {
       return cfg()
     },
     out,
-    team: () => createTeamClient({ baseUrl: cfg().require('baseUrl'), apiKey: cfg().require('teamApiKey') }),
-    open(options = {}) {
+    async team() {
+      const baseUrl = cfg().require('baseUrl')
+      const apiKey = cfg().require('teamApiKey')
+      const { createTeamClient } = await import('@service-sdk/team')
+      return createTeamClient({ baseUrl, apiKey })
+    },
+    async open(options = {}) {
       const c = cfg()
       const apiKey = options.needsApiKey ? c.require('apiKey') : c.get('apiKey')
+      const openUrl = c.require('openUrl')
+      const token = { type: c.require('openTokenType'), value: c.require('openToken') }
+      const { createOpenClient } = await import('@service-sdk/open')
       return createOpenClient({
-        openUrl: c.require('openUrl'),
-        token: { type: c.require('openTokenType'), value: c.require('openToken') },
+        openUrl,
+        token,
         ...(apiKey ? { apiKey } : {}),
       })
     },

@@ -69,11 +69,11 @@ try {
     const message = error.message.replace(/^error: /, '')
     const usage = `${message.charAt(0).toUpperCase()}${message.slice(1)}`
     process.exit(
-      reportError(
+      await reportError(
         new CliError('usage', usage, 'Run the command with --help for its options and examples'),
         json,
       ),
     )
   }
-  process.exit(reportError(error, json))
+  process.exit(await reportError(error, json))
 }

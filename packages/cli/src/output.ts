@@ -1,12 +1,3 @@
-import {
-  ServiceAuthenticationError,
-  ServiceConnectionError,
-  ServiceError,
-  ServiceNotFoundError,
-  ServicePermissionError,
-  ServiceTimeoutError,
-  ServiceValidationError,
-} from '@service-sdk/core'
 import Table from 'cli-table3'
 import pc from 'picocolors'
 import { CliError, EXIT } from './errors.ts'
@@ -53,8 +44,8 @@ function cell(value: unknown): string {
 }
 
 /** One line and a hint on stderr (JSON with `--json`); returns the exit code. */
-export function reportError(error: unknown, json: boolean): number {
-  const { message, hint, code, exit } = explain(error)
+export async function reportError(error: unknown, json: boolean): Promise<number> {
+  const { message, hint, code, exit } = await explain(error)
   if (json)
     process.stderr.write(`${JSON.stringify({ error: { code, message, ...(hint ? { hint } : {}) } })}\n`)
   else process.stderr.write(`${pc.red('Error:')} ${message}\n${hint ? `${pc.dim('Hint:')} ${hint}\n` : ''}`)
@@ -68,7 +59,17 @@ interface Explained {
   exit: number
 }
 
-function explain(error: unknown): Explained {
+async function explain(error: unknown): Promise<Explained> {
+  // Imported here: the error classes load zod, which `service --help` does not need.
+  const {
+    ServiceAuthenticationError,
+    ServiceConnectionError,
+    ServiceError,
+    ServiceNotFoundError,
+    ServicePermissionError,
+    ServiceTimeoutError,
+    ServiceValidationError,
+  } = await import('@service-sdk/core')
   if (error instanceof CliError)
     return { message: error.message, hint: error.hint, code: error.kind, exit: EXIT[error.kind] }
   if (ServiceValidationError.isInstance(error)) {

@@ -1,4 +1,3 @@
-import { parseServiceJson, stringifyJson } from '@service-sdk/core'
 import { CliError } from './errors.ts'
 
 interface SimState {
@@ -25,6 +24,7 @@ export interface SimClient {
 
 export function simClient(baseUrl: string): SimClient {
   const call = async (path: string, body?: unknown): Promise<unknown> => {
+    const { parseServiceJson, stringifyJson } = await import('@service-sdk/core')
     let response: Response
     try {
       response = await fetch(`${baseUrl.replace(/\/+$/, '')}/_sim${path}`, {

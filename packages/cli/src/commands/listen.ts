@@ -2,13 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import {
-  createWebhookReceiver,
-  generateWebhookToken,
-  sqliteStore,
-  type WebhookEvent,
-} from '@service-sdk/webhooks'
-import { webhooksNode } from '@service-sdk/webhooks/node'
+import type { WebhookEvent } from '@service-sdk/webhooks'
 import { type Command, InvalidArgumentError } from 'commander'
 import { stateDir } from '../config.ts'
 import { type Context, contextOf } from '../context.ts'
@@ -90,7 +84,7 @@ Examples:
     })
 }
 
-function tokenOf(dir: string): string {
+function tokenOf(dir: string, generateWebhookToken: () => string): string {
   const file = join(dir, 'listen-token')
   try {
     return readFileSync(file, 'utf8').trim()
@@ -103,10 +97,12 @@ function tokenOf(dir: string): string {
 
 async function listen(ctx: Context, options: ListenOptions): Promise<void> {
   const subscribing = (options.events?.length ?? 0) > 0 || (options.folders?.length ?? 0) > 0
-  const open = subscribing ? ctx.open({ needsApiKey: true }) : undefined
+  const open = subscribing ? await ctx.open({ needsApiKey: true }) : undefined
   const dir = stateDir()
   mkdirSync(dir, { recursive: true })
-  const token = tokenOf(dir)
+  const { createWebhookReceiver, generateWebhookToken, sqliteStore } = await import('@service-sdk/webhooks')
+  const { webhooksNode } = await import('@service-sdk/webhooks/node')
+  const token = tokenOf(dir, generateWebhookToken)
   const receiver = createWebhookReceiver({
     token,
     store: sqliteStore(join(dir, 'listen.sqlite')),

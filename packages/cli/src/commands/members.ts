@@ -1,4 +1,3 @@
-import { canWrite } from '@service-sdk/open'
 import { type Command, InvalidArgumentError } from 'commander'
 import { contextOf } from '../context.ts'
 import { pc } from '../output.ts'
@@ -13,7 +12,10 @@ export function membersCommand(program: Command): void {
   const members = program
     .command('members')
     .description('list, create and invite the members of the team; log in as one (team API)')
-    .addHelpText('after', '\nNeeds SERVICE_BASE_URL and SERVICE_TEAM_API_KEY.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  service members list\n  service members create hedy@acme.com\n\nNeeds SERVICE_BASE_URL and SERVICE_TEAM_API_KEY.',
+    )
 
   members
     .command('list')
@@ -24,7 +26,7 @@ export function membersCommand(program: Command): void {
     )
     .action(async (_options, command: Command) => {
       const ctx = contextOf(command)
-      const list = await ctx.team().members.list()
+      const list = await (await ctx.team()).members.list()
       ctx.out.table(list as unknown as Array<Record<string, unknown>>, ['id', 'name', 'email', 'createdAt'])
     })
 
@@ -38,9 +40,10 @@ export function membersCommand(program: Command): void {
     )
     .action(async (email: string, options: { password?: string }, command: Command) => {
       const ctx = contextOf(command)
-      const created = await ctx
-        .team()
-        .members.create({ email, ...(options.password ? { password: options.password } : {}) })
+      const created = await (await ctx.team()).members.create({
+        email,
+        ...(options.password ? { password: options.password } : {}),
+      })
       ctx.out.table(
         [created as unknown as Record<string, unknown>],
         ['id', 'name', 'email', 'teamId', 'createdAt'],
@@ -53,7 +56,7 @@ export function membersCommand(program: Command): void {
     .addHelpText('after', '\nExample:\n  service members invite linus@acme.com')
     .action(async (email: string, _options, command: Command) => {
       const ctx = contextOf(command)
-      const invited = await ctx.team().members.invite({ email })
+      const invited = await (await ctx.team()).members.invite({ email })
       ctx.out.table(
         [invited as unknown as Record<string, unknown>],
         ['id', 'name', 'email', 'teamId', 'createdAt'],
@@ -72,7 +75,7 @@ export function membersCommand(program: Command): void {
     .action(
       async (userId: string, options: { expiryHours?: number; callbackUrl?: string }, command: Command) => {
         const ctx = contextOf(command)
-        const login = await ctx.team().members.impersonate(userId, {
+        const login = await (await ctx.team()).members.impersonate(userId, {
           ...(options.expiryHours ? { expiryHours: options.expiryHours } : {}),
           ...(options.callbackUrl ? { callbackUrl: options.callbackUrl } : {}),
         })
@@ -100,7 +103,8 @@ export function spacesCommand(program: Command): void {
     )
     .action(async (_options, command: Command) => {
       const ctx = contextOf(command)
-      const orgs = await ctx.open().orgs()
+      const orgs = await (await ctx.open()).orgs()
+      const { canWrite } = await import('@service-sdk/open')
       const now = Date.now()
       const rows = orgs.map((o) => ({
         id: o.id,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { defaultSeed, loadSeed, type Seed, simulatorEnv, startSimulator } from '@service-sdk/simulator'
+import type { Seed } from '@service-sdk/simulator'
 import { type Command, InvalidArgumentError } from 'commander'
 import { configFile, type SettingName, writeProfile } from '../config.ts'
 import { contextOf } from '../context.ts'
@@ -70,8 +70,10 @@ The built-in world (ids of spaces, folders and members) is described in @service
     )
     .action(async (options: SimOptions, command: Command) => {
       const ctx = contextOf(command)
+      const { defaultSeed, loadSeed, simulatorEnv, startSimulator } = await import('@service-sdk/simulator')
+      const { generateWebhookToken } = await import('@service-sdk/webhooks')
       const seed = withCredentials(
-        options.seed ? loadSeedFile(options.seed) : defaultSeed(),
+        options.seed ? loadSeedFile(loadSeed, options.seed) : defaultSeed(),
         credentialsOf(options),
       )
       const sim = await startSimulator({
@@ -94,9 +96,11 @@ The built-in world (ids of spaces, folders and members) is described in @service
         const profile = typeof options.saveProfile === 'string' ? options.saveProfile : 'default'
         writeProfile(configFile(), profile, profileOf(env))
       }
+      // The webhooks quick start reads WEBHOOK_TOKEN: one, so that it runs unchanged too.
+      const exported = { ...env, WEBHOOK_TOKEN: generateWebhookToken() }
       if (options.env)
         process.stdout.write(
-          `${Object.entries(env)
+          `${Object.entries(exported)
             .map(([k, v]) => `export ${k}=${shellQuote(v)}`)
             .join('\n')}\n`,
         )
@@ -115,7 +119,7 @@ The built-in world (ids of spaces, folders and members) is described in @service
     })
 }
 
-function loadSeedFile(file: string): Seed {
+function loadSeedFile(loadSeed: (file: string) => Seed, file: string): Seed {
   try {
     return loadSeed(file)
   } catch (error) {

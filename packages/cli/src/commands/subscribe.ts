@@ -17,6 +17,10 @@ function subscriptionCommand(program: Command, operation: Operation): void {
     .description(
       `${operation} a callback URL ${operation === 'subscribe' ? 'to' : 'from'} folder changes or asset events (needs SERVICE_API_KEY)`,
     )
+  root.addHelpText(
+    'after',
+    `\nExamples:\n  service ${operation} events MATERIAL_DELETED --url https://example.com/webhooks/$WEBHOOK_TOKEN\n  service ${operation} folders 1753946835010000001 --url https://example.com/webhooks/$WEBHOOK_TOKEN`,
+  )
   root
     .command('folders <folderIds...>')
     .description(
@@ -33,7 +37,7 @@ function subscriptionCommand(program: Command, operation: Operation): void {
     .action(async (folderIds: string[], options: { url: string }, command: Command) => {
       const ctx = contextOf(command)
       const input = { folderIds: list(folderIds), callbackUrl: options.url }
-      const open = ctx.open({ needsApiKey: true })
+      const open = await ctx.open({ needsApiKey: true })
       await (operation === 'subscribe' ? open.folders.subscribe(input) : open.folders.unsubscribe(input))
       ctx.out.result(
         { [`${operation}d`]: true, ...input },
@@ -53,7 +57,7 @@ function subscriptionCommand(program: Command, operation: Operation): void {
     .action(async (eventTypes: string[], options: { url: string }, command: Command) => {
       const ctx = contextOf(command)
       const input = { eventTypes: list(eventTypes), callbackUrl: options.url }
-      const open = ctx.open({ needsApiKey: true })
+      const open = await ctx.open({ needsApiKey: true })
       await (operation === 'subscribe'
         ? open.events.subscribe(input as Parameters<typeof open.events.subscribe>[0])
         : open.events.unsubscribe(input as Parameters<typeof open.events.unsubscribe>[0]))
@@ -70,12 +74,13 @@ export function subscriptionCommands(program: Command): void {
   program
     .command('events')
     .description('asset events')
+    .addHelpText('after', '\nExample:\n  service events types')
     .command('types')
     .description('the asset event types, and which ones this API key is subscribed to')
     .addHelpText('after', '\nExample:\n  service events types --json')
     .action(async (_options, command: Command) => {
       const ctx = contextOf(command)
-      const types = await ctx.open({ needsApiKey: true }).events.types()
+      const types = await (await ctx.open({ needsApiKey: true })).events.types()
       ctx.out.table(types as unknown as Array<Record<string, unknown>>, ['code', 'desc', 'subscribed'])
     })
 }

@@ -81,7 +81,7 @@ async function fire(
   folder?: string,
 ): Promise<string[]> {
   const place = await sim.place(folder)
-  const open = ctx.open()
+  const open = await ctx.open()
   const upload = async (label: string) =>
     open
       .upload(Buffer.from(`service trigger ${label} ${new Date().toISOString()}\n`), {

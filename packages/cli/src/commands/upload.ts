@@ -61,7 +61,7 @@ Examples:
     )
     .action(async (paths: string[], options: UploadOptions, command: Command) => {
       const ctx = contextOf(command)
-      const open = ctx.open()
+      const open = await ctx.open()
       const files = await resolveFiles(paths)
       const destination = [
         ctx.config.require('openUrl'),
