@@ -114,9 +114,8 @@ export function loadConfig(flags: { profile?: string; baseUrl?: string; openUrl?
   }
 }
 
-/** A secret as `team_sk_…wxyz (40 chars)`: enough to tell two apart, never enough to use. */
+/** A secret as `…wxyz (40 chars)`: enough to tell two apart, never enough to use. */
 export function mask(value: string): string {
-  if (value.length < 12) return `…(${value.length} chars)`
-  const prefix = /^[a-z]+_(?:[a-z]+_)?/i.exec(value)?.[0] ?? ''
-  return `${prefix}…${value.slice(-4)} (${value.length} chars)`
+  if (value.length < 16) return `…(${value.length} chars)`
+  return `…${value.slice(-4)} (${value.length} chars)`
 }
