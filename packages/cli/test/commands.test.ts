@@ -125,7 +125,9 @@ describe('service, configured from SERVICE_* variables, against the simulator', 
     const settings = (json(shown) as { settings: Array<{ name: string; value: string; source: string }> })
       .settings
     expect(settings.find((s) => s.name === 'baseUrl')).toMatchObject({ value: sim.urls.base, source: 'env' })
-    expect(settings.find((s) => s.name === 'openToken')?.value).toBe(`…${sim.credentials.openToken.value.slice(-4)} (${sim.credentials.openToken.value.length} chars)`)
+    expect(settings.find((s) => s.name === 'openToken')?.value).toBe(
+      `…${sim.credentials.openToken.value.slice(-4)} (${sim.credentials.openToken.value.length} chars)`,
+    )
     const table = await service('config')
     expect(table.stdout).toContain('SERVICE_TEAM_API_KEY')
   })

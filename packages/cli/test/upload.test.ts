@@ -32,7 +32,19 @@ describe('service upload', () => {
     home = freshHome()
     files(home.dir, { 'a.png': 2048, 'b.png': 4096, 'c.txt': 10 })
     const env = { ...home.env, ...sim.env }
-    const result = await run(['upload', join(home.dir, '*.png'), join(home.dir, 'c.txt'), '--org', SPACES.acme, '--folder', FOLDERS.acme.campaigns, '--json'], env)
+    const result = await run(
+      [
+        'upload',
+        join(home.dir, '*.png'),
+        join(home.dir, 'c.txt'),
+        '--org',
+        SPACES.acme,
+        '--folder',
+        FOLDERS.acme.campaigns,
+        '--json',
+      ],
+      env,
+    )
     expect(result.code).toBe(0)
     const rows = JSON.parse(result.stdout) as Row[]
     expect(rows.map((r) => [r.file.slice(home.dir.length + 1), r.size, r.status])).toEqual([
@@ -41,12 +53,15 @@ describe('service upload', () => {
       ['c.txt', 10, 'saved'],
     ])
     const saved = sim.control.snapshot().materials
-    expect(saved.map((m) => [m.folderId, m.space, m.size]).sort((a, b) => Number(a[2]) - Number(b[2]))).toEqual([
+    expect(
+      saved.map((m) => [m.folderId, m.space, m.size]).sort((a, b) => Number(a[2]) - Number(b[2])),
+    ).toEqual([
       [FOLDERS.acme.campaigns, 't:1001', 10],
       [FOLDERS.acme.campaigns, 't:1001', 2048],
       [FOLDERS.acme.campaigns, 't:1001', 4096],
     ])
-    for (const row of rows) expect(await (await fetch(row.link as string)).arrayBuffer()).toHaveProperty('byteLength', row.size)
+    for (const row of rows)
+      expect(await (await fetch(row.link as string)).arrayBuffer()).toHaveProperty('byteLength', row.size)
   })
 
   it('exits 1 and names the file that failed; the others are saved', async () => {
@@ -57,7 +72,10 @@ describe('service upload', () => {
       action: { type: 'status', status: 403, ossCode: 'AccessDenied' },
       times: Number.POSITIVE_INFINITY,
     })
-    const result = await run(['upload', join(home.dir, 'ok.txt'), join(home.dir, 'bad.txt')], { ...home.env, ...sim.env })
+    const result = await run(['upload', join(home.dir, 'ok.txt'), join(home.dir, 'bad.txt')], {
+      ...home.env,
+      ...sim.env,
+    })
     expect(result.code).toBe(1)
     expect(result.stdout).toMatch(/ok\.txt.*saved.*1900000000000000001/)
     expect(result.stdout).toMatch(/bad\.txt.*failed.*AccessDenied/)
@@ -67,7 +85,10 @@ describe('service upload', () => {
   it('refuses a space the caller may not write into, before sending a byte', async () => {
     home = freshHome()
     files(home.dir, { 'a.txt': 10 })
-    const result = await run(['upload', join(home.dir, 'a.txt'), '--org', SPACES.stark], { ...home.env, ...sim.env })
+    const result = await run(['upload', join(home.dir, 'a.txt'), '--org', SPACES.stark], {
+      ...home.env,
+      ...sim.env,
+    })
     expect(result.code).toBe(1)
     expect(result.stdout + result.stderr).toMatch(/view|writ/i)
     expect(sim.control.snapshot().materials).toEqual([])
@@ -111,7 +132,12 @@ describe('service upload', () => {
 
 function storedParts(dir: string): number {
   try {
-    return Math.max(0, ...readdirSync(dir).map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { parts?: unknown[] }).parts?.length ?? 0))
+    return Math.max(
+      0,
+      ...readdirSync(dir).map(
+        (f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { parts?: unknown[] }).parts?.length ?? 0,
+      ),
+    )
   } catch {
     return 0
   }
