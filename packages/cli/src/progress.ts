@@ -97,7 +97,11 @@ export function createDisplay(files: LocalFile[], interactive: boolean): UploadD
           : `${pc.green('Resumed')}\n`,
       )
     },
-    stop: () => multi.stop(),
+    stop() {
+      // A last render first: lines logged since the previous frame are written only by a render.
+      multi.update()
+      multi.stop()
+    },
   }
 }
 
