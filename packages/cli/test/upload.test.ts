@@ -94,40 +94,48 @@ describe('service upload', () => {
     expect(sim.control.snapshot().materials).toEqual([])
   })
 
-  it('continues after Ctrl-C: saved files are not sent again, a started file resumes from its stored parts', async () => {
-    home = freshHome()
-    const [small, big] = files(home.dir, { 'first.txt': 1000, 'second.bin': 40 * MiB }) as [string, string]
-    // Every part is slow, so the interrupt lands in the middle of the big file.
-    const parts = sim.control.faults.inject({
-      match: { target: 'oss', op: 'UploadPart' },
-      action: { type: 'latency', ms: 400 },
-      times: Number.POSITIVE_INFINITY,
-    })
-    const env = { ...home.env, ...sim.env }
-    const args = ['upload', small, big, '--concurrency', '1']
-    const first = start(args, env)
-    const firstRun = finished(first)
-    const checkpoints = join(home.env.XDG_STATE_HOME as string, 'service', 'checkpoints')
-    await until(() => storedParts(checkpoints) >= 2)
-    first.kill('SIGINT')
-    const interrupted = await firstRun
-    expect(interrupted.code).toBe(130)
-    expect(interrupted.stderr).toMatch(/Run the same command again/)
-    expect(sim.control.snapshot().materials.map((m) => m.name)).toEqual(['first'])
-    const sentBefore = parts.hits
+  it.each([
+    ['Ctrl-C', 'SIGINT'],
+    ['a crash', 'SIGKILL'],
+  ] as const)(
+    'continues after %s: saved files are not sent again, a started file resumes from its stored parts',
+    async (_, signal) => {
+      home = freshHome()
+      const [small, big] = files(home.dir, { 'first.txt': 1000, 'second.bin': 40 * MiB }) as [string, string]
+      // Every part is slow, so the interrupt lands in the middle of the big file.
+      const parts = sim.control.faults.inject({
+        match: { target: 'oss', op: 'UploadPart' },
+        action: { type: 'latency', ms: 400 },
+        times: Number.POSITIVE_INFINITY,
+      })
+      const env = { ...home.env, ...sim.env }
+      const args = ['upload', small, big, '--concurrency', '1']
+      const first = start(args, env)
+      const firstRun = finished(first)
+      const checkpoints = join(home.env.XDG_STATE_HOME as string, 'service', 'checkpoints')
+      await until(() => storedParts(checkpoints) >= 2)
+      first.kill(signal)
+      const interrupted = await firstRun
+      if (signal === 'SIGINT') {
+        expect(interrupted.code).toBe(130)
+        expect(interrupted.stderr).toMatch(/Run the same command again/)
+      } else expect(interrupted.signal).toBe('SIGKILL')
+      expect(sim.control.snapshot().materials.map((m) => m.name)).toEqual(['first'])
+      const sentBefore = parts.hits
 
-    const second = await run([...args, '--json'], env)
-    expect(second.code).toBe(0)
-    const rows = JSON.parse(second.stdout) as Row[]
-    expect(rows.map((r) => r.status)).toEqual(['skipped', 'saved'])
-    expect(sim.control.snapshot().materials.map((m) => m.name)).toEqual(['first', 'second'])
-    // 5 parts of 8 MiB: the resumed run sent only those the first had not stored.
-    expect(parts.hits - sentBefore).toBeLessThan(5)
-    expect(parts.hits).toBeGreaterThanOrEqual(5)
-    // Done: the journal is cleared, so the same command now uploads again.
-    const again = await run([...args.slice(0, 2), '--json'], env)
-    expect((JSON.parse(again.stdout) as Row[]).map((r) => r.status)).toEqual(['saved'])
-  })
+      const second = await run([...args, '--json'], env)
+      expect(second.code).toBe(0)
+      const rows = JSON.parse(second.stdout) as Row[]
+      expect(rows.map((r) => r.status)).toEqual(['skipped', 'saved'])
+      expect(sim.control.snapshot().materials.map((m) => m.name)).toEqual(['first', 'second'])
+      // 5 parts of 8 MiB: the resumed run sent only those the first had not stored.
+      expect(parts.hits - sentBefore).toBeLessThan(5)
+      expect(parts.hits).toBeGreaterThanOrEqual(5)
+      // Done: the journal is cleared, so the same command now uploads again.
+      const again = await run([...args.slice(0, 2), '--json'], env)
+      expect((JSON.parse(again.stdout) as Row[]).map((r) => r.status)).toEqual(['saved'])
+    },
+  )
 })
 
 function storedParts(dir: string): number {
