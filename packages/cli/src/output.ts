@@ -1,8 +1,16 @@
 import Table from 'cli-table3'
-import pc from 'picocolors'
+import picocolors from 'picocolors'
 import { CliError, EXIT } from './errors.ts'
 
-export { pc }
+/**
+ * Colours only on a terminal, never with NO_COLOR or --no-color; FORCE_COLOR forces them.
+ * (picocolors alone would also colour piped output whenever a CI variable is set.)
+ */
+const colours =
+  !process.env.NO_COLOR &&
+  !process.argv.includes('--no-color') &&
+  (Boolean(process.env.FORCE_COLOR) || (process.stdout.isTTY === true && process.env.TERM !== 'dumb'))
+export const pc = picocolors.createColors(colours)
 
 /** stdout: tables for people, JSON for scripts (`--json`); stderr: errors and progress. */
 export interface Output {

@@ -229,3 +229,16 @@ describe('service without configuration, with profiles, and with bad arguments',
     expect(result.stderr).toMatch(/Hint: Is the service reachable/)
   })
 })
+
+describe('colours', () => {
+  it('are off when the output is not a terminal, even in CI; FORCE_COLOR turns them on', async () => {
+    const home2 = freshHome()
+    const { NO_COLOR: _, ...env } = { ...home2.env, ...sim.env, CI: '1' }
+    const piped = await run(['spaces'], env)
+    expect(piped.code).toBe(0)
+    expect(piped.stdout).not.toContain('\u001b[')
+    const forced = await run(['spaces'], { ...env, FORCE_COLOR: '1' })
+    expect(forced.stdout).toContain('\u001b[')
+    home2.remove()
+  })
+})
