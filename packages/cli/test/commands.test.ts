@@ -233,7 +233,8 @@ describe('service without configuration, with profiles, and with bad arguments',
 describe('colours', () => {
   it('are off when the output is not a terminal, even in CI; FORCE_COLOR turns them on', async () => {
     const home2 = freshHome()
-    const { NO_COLOR: _, ...env } = { ...home2.env, ...sim.env, CI: '1' }
+    const env: Record<string, string> = { ...home2.env, ...sim.env, CI: '1' }
+    delete env.NO_COLOR
     const piped = await run(['spaces'], env)
     expect(piped.code).toBe(0)
     expect(piped.stdout).not.toContain('\u001b[')
