@@ -32,7 +32,7 @@ const program = new Command('service')
     'after',
     `
 Start locally, offline:
-  service sim --save-profile                  # a simulator on :4010, its credentials saved as the default profile
+  service sim --save-profile &                # a simulator on :4010, its credentials saved as the default profile
   service members list
   service upload ./assets/*.png --org 1001 --folder 1753946835010000001
   service listen --events MATERIAL_INBOUND_COMPLETED --forward-to http://localhost:3000/webhooks
