@@ -5,7 +5,7 @@
  * receiver CPU per event <= 2x the no-op's, p99 acknowledgement latency <= 25 ms at 5,000
  * requests/s offered.
  *
- * With PostgreSQL reachable (POSTGRES_URL, default the local trust one), the same run also
+ * With PostgreSQL reachable (POSTGRES_URL, default the local trust database `test`), the same run also
  * measures two ingest-only receiver processes on postgresStore against PostgreSQL's own ceiling, a
  * loop of plain multi-row INSERTs (see pg-ceiling.ts). Targets: >= 0.7x the ceiling, p99 <= 50 ms
  * at 60% of the ceiling's rate.
@@ -34,7 +34,7 @@ interface Running {
   url: string
 }
 
-const PG_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const PG_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const PG_SCHEMA = `bench_webhooks_${randomBytes(4).toString('hex')}`
 
 function startServer(mode: 'receiver' | 'noop' | 'pg'): Promise<Running> {

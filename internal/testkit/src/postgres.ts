@@ -1,7 +1,8 @@
 import pg from 'pg'
 import { requiredInCi } from './required.ts'
 
-export const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+/** The test database (trust auth), as in CI; `POSTGRES_URL` points elsewhere. */
+export const POSTGRES_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 export interface PostgresAvailability {
   available: boolean

@@ -6,6 +6,9 @@ export { orgIdForSave } from './org-id.ts'
 export type { CheckpointStore, SourceFingerprint, UploadCheckpoint } from './upload/checkpoint.ts'
 export type { UploadPhase, UploadProgress } from './upload/progress.ts'
 export type {
+  CleanupOptions,
+  CleanupResult,
+  StaleUpload,
   Upload,
   UploadAssetFields,
   UploadBatch,

@@ -7,6 +7,7 @@ export {
 } from './app.ts'
 export type { MaterialChanges, MaterialSaveForm, MetadataChange, Quirks } from './context.ts'
 export type { SimulatorControl } from './control.ts'
+export { type SimulatorEnvSource, simulatorEnv } from './env.ts'
 export type { FaultAction, FaultHandle, FaultMatch, FaultRule, FaultTarget } from './faults.ts'
 export { MIN_NODE, UnsupportedNodeError } from './runtime.ts'
 export {
@@ -19,3 +20,7 @@ export {
   type SeedUser,
 } from './seed.ts'
 export { type RunningSimulator, type StartOptions, startSimulator } from './start.ts'
+export type { DeliveryHandler } from './testing/deliver.ts'
+export { type FixtureOptions, type SimulatorFixture, setupSimulator } from './testing/fixture.ts'
+export { type SeedBuilder, seedBuilder, type TeamInput, type UserInput } from './testing/seed-builder.ts'
+export { FOLDERS, MEMBERS, SPACES } from './world.ts'

@@ -591,3 +591,28 @@ describe('store failures and secrets', () => {
     expect(JSON.stringify(state)).not.toContain(token)
   })
 })
+
+describe('an outcome the store cannot record', () => {
+  it('is reported as store_unavailable, not as a handler failure or a dead letter, and runs again', async () => {
+    const inner = memoryStoreForTests()
+    let failSettle = true
+    const store: WebhookStore = {
+      ...inner,
+      settle: (...args) =>
+        failSettle ? Promise.reject(new Error('connection lost')) : inner.settle(...args),
+    }
+    const { receiver, clock } = setup({ store, processing: { leaseMs: 1_000 } })
+    const errors: WebhookError[] = []
+    receiver.onError((error) => void errors.push(error))
+    let runs = 0
+    receiver.onAny(() => void runs++)
+    expect((await post(receiver, token, S.deletedRecycle)).status).toBe(200)
+    await receiver.drain()
+    expect(errors.map((e) => [e.code, e.name])).toEqual([['store_unavailable', 'WebhookError']])
+    failSettle = false
+    clock.advance(1_001)
+    await receiver.drain()
+    expect(runs).toBe(2)
+    expect((await inner.get('evt_deleted_1'))?.status).toBe('done')
+  })
+})

@@ -297,7 +297,8 @@ export function createWorker(init: {
         key: event.key,
         error: describeError(error),
       })
-      onFailure(event, error, undefined)
+      // A store failure, not the handler's: reported as such (the event is neither failed nor dead).
+      onFailure(undefined, error, undefined)
     }
   }
 

@@ -17,6 +17,8 @@ import { tcpProxy } from './tcp-proxy.ts'
 const RECEIVERS = 2
 const WORKERS = 2
 const EVENTS = 400
+/** The sender goes on while faults run, up to this many events (a fast machine sends quickly). */
+const MAX_EVENTS = 3_000
 const SENDERS = 12
 const DUPLICATES = 0.3
 
@@ -84,7 +86,7 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
         })
         child.stdout!.on('data', (chunk: Buffer) => {
           out += chunk.toString()
-          const port = /listening (\d+)/.exec(out)?.[1]
+          const port = /listening (\d+)\n/.exec(out)?.[1]
           if (port && !receivers.some((r) => r.child === child)) {
             receivers.push({ child, port: Number(port) })
             resolve()
@@ -119,7 +121,8 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     const acked = new Set<number>()
     let next = 0
     const sender = async () => {
-      while (next < EVENTS) {
+      // At least EVENTS, and for as long as the faults go on (a bounded schedule, below).
+      while ((next < EVENTS || !chaosDone) && next < MAX_EVENTS) {
         const n = next > 0 && Math.random() < DUPLICATES ? Math.floor(Math.random() * next) : next++
         for (let attempt = 0; ; attempt++) {
           const live = receivers.filter((r) => !killed.has(r.child.pid!))
@@ -151,7 +154,7 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     const note = (ms: number) => faults.push([Date.now() - 100, Date.now() + ms + 2 * 3_000 + 1_000])
     const terminateAll = () =>
       admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, [app])
-    let sending = true
+    let chaosDone = false
     const actions: Array<() => Promise<void>> = [
       async () => {
         const victim = receivers.splice(Math.floor(Math.random() * receivers.length), 1)[0]!
@@ -188,11 +191,13 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     // Every kind of fault twice (terminating every backend three times), shuffled, spread over the run.
     const schedule = [...actions, ...actions, actions[2]!].sort(() => Math.random() - 0.5)
     const chaos = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300))
       for (const action of schedule) {
         await new Promise((resolve) => setTimeout(resolve, 700))
-        if (!sending) break
         await action()
       }
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      chaosDone = true
     })()
     const progress = setInterval(() => {
       if (process.env.CHAOS_DEBUG)
@@ -200,7 +205,6 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     }, 2_000)
     await Promise.all(Array.from({ length: SENDERS }, sender))
     clearInterval(progress)
-    sending = false
     await chaos
     const sent = Date.now()
 
@@ -223,6 +227,8 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     await proxy.close()
 
     expect(exitsDuringRun, stderr.join('').slice(-4000)).toEqual([])
+    expect(faults.length, 'every database fault ran').toBe(2 * 5 + 1)
+    expect(killed.size - RECEIVERS - WORKERS, 'every SIGKILL ran').toBe(4)
     expect(counts, 'every stored event processed').toEqual({ done: counts.done })
     const { rows } = await admin.query(`SELECT key, status FROM "${schema}".${table}`)
     const done = new Set(rows.filter((r) => r.status === 'done').map((r) => r.key as string))
@@ -252,7 +258,7 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     }
     for (const key of done) expect(ends.has(key), `${key} done but never run`).toBe(true)
     console.info(
-      `pg chaos: ${acked.size} acknowledged of ${EVENTS}, ${done.size} done, ${killed.size - RECEIVERS - WORKERS} SIGKILLs, ` +
+      `pg chaos: ${acked.size} acknowledged of ${next}, ${done.size} done, ${killed.size - RECEIVERS - WORKERS} SIGKILLs, ` +
         `${faults.length} database faults, ${repeated} non-transactional re-runs, 0 transactional; ` +
         `start ${started - began} ms, send ${sent - started} ms, settle ${settled - sent} ms`,
     )
