@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { startSimulator } from '@service-sdk/simulator'
+import { simulatorEnv, startSimulator } from '@service-sdk/simulator'
 import { generateWebhookToken } from '@service-sdk/webhooks'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { extractSnippets, isBrowser, type Snippet } from './extract.ts'
@@ -108,6 +108,17 @@ test('the extractor finds the blocks of every README', () => {
   expect(runnable.length).toBeGreaterThanOrEqual(12)
 })
 
+test('every SERVICE_* variable a snippet reads is one the simulator gives', async () => {
+  const read = new Set(snippets.flatMap((s) => s.code.match(/\bSERVICE_\w+/g) ?? []))
+  expect(read.size).toBeGreaterThan(0)
+  const sim = await startSimulator()
+  try {
+    expect(Object.keys(simulatorEnv(sim))).toEqual(expect.arrayContaining([...read]))
+  } finally {
+    await sim.stop()
+  }
+})
+
 test('tsc reports nothing outside the snippets themselves', () => {
   expect(diagnostics.get('(tsc)') ?? []).toEqual([])
 })
@@ -124,16 +135,9 @@ describe.each(snippets.map((s) => [nameOf(s), s] as const))('%s', (_, snippet) =
         mkdirSync(join(cwd, fixture, '..'), { recursive: true })
         writeFileSync(join(cwd, fixture), `the bytes of ${fixture}\n`)
       }
-      const env = {
-        PATH: process.env.PATH,
-        SERVICE_BASE_URL: sim.urls.base,
-        SERVICE_TEAM_API_KEY: sim.credentials.teamApiKey,
-        SERVICE_OPEN_URL: sim.urls.open,
-        SERVICE_OPEN_TOKEN_TYPE: sim.credentials.openToken.type,
-        SERVICE_OPEN_TOKEN: sim.credentials.openToken.value,
-        SERVICE_API_KEY: sim.credentials.apiKey,
-        WEBHOOK_TOKEN: generateWebhookToken(),
-      }
+      // The simulator's own SERVICE_* variables (as `service sim --env` prints them), and the
+      // receiver's token, which is the integrator's secret, not the service's.
+      const env = { PATH: process.env.PATH, ...simulatorEnv(sim), WEBHOOK_TOKEN: generateWebhookToken() }
       const run = await exec(process.execPath, [join(out, fileOf(snippet))], {
         cwd,
         env,
