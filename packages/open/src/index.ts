@@ -4,6 +4,7 @@ export { createOpenClient, type OpenClient, type OpenClientOptions } from './cli
 export { MaterialSaveError } from './errors.ts'
 export { orgIdForSave } from './org-id.ts'
 export type { CheckpointStore, SourceFingerprint, UploadCheckpoint } from './upload/checkpoint.ts'
+export type { DonePart } from './upload/oss-adapter.ts'
 export type { UploadPhase, UploadProgress } from './upload/progress.ts'
 export type {
   CleanupOptions,
