@@ -18,7 +18,7 @@ const exec = promisify(execFile)
 const here = import.meta.dirname
 const root = join(here, '../..')
 const out = join(here, '.out')
-const RUN_TIMEOUT_MS = 30_000
+const RUN_TIMEOUT_MS = 60_000
 
 const readmes = [
   'README.md',
