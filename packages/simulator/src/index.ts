@@ -5,7 +5,7 @@ export {
   type SimulatorFetch,
   type SimulatorOptions,
 } from './app.ts'
-export type { MaterialChanges, MetadataChange, Quirks } from './context.ts'
+export type { IntakeTarget, MaterialChanges, MetadataChange, PendingIntakeItem, Quirks } from './context.ts'
 export type { SimulatorControl } from './control.ts'
 export type { FaultAction, FaultHandle, FaultMatch, FaultRule, FaultTarget } from './faults.ts'
 export {
