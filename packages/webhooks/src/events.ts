@@ -14,7 +14,7 @@ export interface EventTimeFields {
 }
 
 /**
- * The folder-content callback (interface §6.2). It has no eventId: its key is a content hash. Its
+ * The folder-content callback. It has no eventId: its key is a content hash. Its
  * `eventTime` may be absent; `assets` may be null.
  */
 export type FolderContentEvent = Omit<FolderContentCallback, 'eventTime'> &
