@@ -33,6 +33,6 @@ const code = await new Promise<number>((resolve) => {
 
 if (interrupted) process.exit(interrupted === 'SIGINT' ? 130 : 143)
 if (code !== 0) process.exit(code)
-// main.ts takes the signals once the demo has started; until then a signal ends this process at once
-// (Node's default), and the embedded simulator with it.
+// main.ts takes the signals from its first line (a signal in between ends this process at once,
+// Node's default, before anything has started).
 await import('./main.ts')

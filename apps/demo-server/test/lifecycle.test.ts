@@ -131,6 +131,17 @@ describe('the `demo` command (src/main.ts)', () => {
     expect(demo.output().stdout).toContain('stopped.')
     await expect(fetch(`${url}/healthz`)).rejects.toThrow()
   })
+
+  test('SIGINT while it starts: it stops cleanly once started, and never announces the page', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'demo-main-'))
+    dirs.push(dataDir)
+    const demo = run({ PORT: '0', DEMO_DATA_DIR: dataDir })
+    await demo.waitFor(/starting on the built-in simulator/)
+    demo.child.kill('SIGINT')
+    expect(await demo.exit).toBe(0)
+    expect(demo.output().stdout).toContain('stopped.')
+    expect(demo.output().stdout).not.toContain('➜')
+  })
 })
 
 describe('`pnpm demo` stopped through its process group, without a terminal', () => {
@@ -204,6 +215,7 @@ describe('`pnpm demo` stopped through its process group, without a terminal', ()
     process.kill(-demo.pid, 'SIGINT')
     await demo.exit
     await expect.poll(() => alive(demo.pid), { timeout: 30_000, interval: 200 }).toEqual([])
-    expect(demo.output()).not.toContain('starting on the built-in simulator')
+    // The page was never announced (a signal that lands while main.ts starts stops it once started).
+    expect(demo.output()).not.toContain('➜')
   })
 })
