@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config.ts'
 import { consoleLog } from './log.ts'
-import { startDemo } from './start.ts'
+import { type RunningDemo, startDemo } from './start.ts'
 
 // `pnpm demo`: the whole demo in one process; Ctrl-C stops it cleanly (a second Ctrl-C forces it).
 const log = consoleLog()
@@ -18,31 +18,12 @@ try {
   fail(error)
 }
 
-log.info(
-  config.mode === 'simulator'
-    ? 'starting on the built-in simulator…'
-    : 'starting against the configured service…',
-)
-const demo = await startDemo(config, { log }).catch(fail)
-
-console.log(`
-  Service SDK demo (${demo.mode === 'simulator' ? 'simulator' : 'live service'})
-
-  ➜  ${demo.url}
-
-  Webhooks arrive at ${demo.receiverUrl}
-  Press Ctrl-C to stop.
-`)
-
+// The handlers are in place before anything starts: a signal while starting stops the demo as soon
+// as it has started (nothing is left half-open), and `src/demo.ts` hands over to this module.
+let demo: RunningDemo | undefined
 let stopping = false
-const shutdown = (signal: string) => {
-  if (stopping) {
-    log.warn(`${signal} again: exiting now`)
-    process.exit(130)
-  }
-  stopping = true
-  log.info(`${signal}: shutting down (uploads in flight finish first; ${signal} again to force)…`)
-  demo.stop().then(
+const stop = (running: RunningDemo) =>
+  running.stop().then(
     () => {
       log.info('stopped.')
       process.exit(0)
@@ -52,6 +33,32 @@ const shutdown = (signal: string) => {
       process.exit(1)
     },
   )
+const shutdown = (signal: string) => {
+  if (stopping) {
+    log.warn(`${signal} again: exiting now`)
+    process.exit(130)
+  }
+  stopping = true
+  log.info(`${signal}: shutting down (uploads in flight finish first; ${signal} again to force)…`)
+  if (demo) stop(demo)
 }
 process.on('SIGINT', () => shutdown('SIGINT'))
 process.on('SIGTERM', () => shutdown('SIGTERM'))
+
+log.info(
+  config.mode === 'simulator'
+    ? 'starting on the built-in simulator…'
+    : 'starting against the configured service…',
+)
+demo = await startDemo(config, { log }).catch(fail)
+if (stopping) stop(demo)
+else {
+  console.log(`
+  Service SDK demo (${demo.mode === 'simulator' ? 'simulator' : 'live service'})
+
+  ➜  ${demo.url}
+
+  Webhooks arrive at ${demo.receiverUrl}
+  Press Ctrl-C to stop.
+`)
+}

@@ -113,6 +113,48 @@ describe.skipIf(!chromium.available)('the demo in Chromium', { timeout: 60_000 }
     await shot('03-team')
   })
 
+  test('team: a create, then a failed invite (and the reverse): no notification covers another', async () => {
+    await page.goto(demo.url)
+    await go('Team')
+    const create = page.getByRole('region', { name: 'Create a user' })
+    const invite = page.getByRole('region', { name: 'Invite a registered user' })
+    /** The boxes of every toast and every form outcome on screen. */
+    const notifications = () =>
+      page.locator('.toast:not(.leaving), .form-result > *').evaluateAll((elements) =>
+        elements.map((element) => {
+          const { x, y, width, height } = element.getBoundingClientRect()
+          return { text: element.textContent ?? '', x, y, width, height }
+        }),
+      )
+    type Box = Awaited<ReturnType<typeof notifications>>[number]
+    const intersect = (a: Box, b: Box) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+    const overlapping = async () => {
+      const boxes = await notifications()
+      return boxes.flatMap((a, i) =>
+        boxes
+          .slice(i + 1)
+          .filter((b) => intersect(a, b))
+          .map((b) => [a.text, b.text]),
+      )
+    }
+
+    await create.getByLabel('Email address').fill('toasted@acme.com')
+    await create.getByRole('button', { name: 'Create user' }).click()
+    await create.getByText('Created').waitFor()
+    await invite.getByLabel('Email address').fill('nobody-registered@acme.com')
+    await invite.getByRole('button', { name: 'Send invitation' }).click()
+    await invite.getByRole('alert').waitFor()
+    await shot('03b-team-create-then-failed-invite')
+    expect(await overlapping()).toEqual([])
+
+    await create.getByLabel('Email address').fill('toasted-again@acme.com')
+    await create.getByRole('button', { name: 'Create user' }).click()
+    await create.getByText('Created toasted-again').waitFor()
+    expect(await invite.getByRole('alert').count()).toBe(1)
+    expect(await overlapping()).toEqual([])
+  })
+
   test('team: "open as member" embeds the impersonation login in an iframe', async () => {
     await page.getByRole('button', { name: 'Open the application as Grace Hopper' }).click()
     const dialog = page.getByRole('dialog', { name: 'Signed in as Grace Hopper' })

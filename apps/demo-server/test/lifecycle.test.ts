@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -130,5 +130,92 @@ describe('the `demo` command (src/main.ts)', () => {
     expect(await demo.exit).toBe(0)
     expect(demo.output().stdout).toContain('stopped.')
     await expect(fetch(`${url}/healthz`)).rejects.toThrow()
+  })
+
+  test('SIGINT while it starts: it stops cleanly once started, and never announces the page', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'demo-main-'))
+    dirs.push(dataDir)
+    const demo = run({ PORT: '0', DEMO_DATA_DIR: dataDir })
+    await demo.waitFor(/starting on the built-in simulator/)
+    demo.child.kill('SIGINT')
+    expect(await demo.exit).toBe(0)
+    expect(demo.output().stdout).toContain('stopped.')
+    expect(demo.output().stdout).not.toContain('➜')
+  })
+})
+
+describe('`pnpm demo` stopped through its process group, without a terminal', () => {
+  const ROOT = resolve(APP_DIR, '..', '..')
+  const sessions: number[] = []
+  const dirs: string[] = []
+  /** Every process still alive in the session `pnpm demo` leads (pnpm, its scripts' groups, turbo, node). */
+  const alive = (session: number): string[] => {
+    try {
+      return execFileSync('ps', ['-o', 'pid=,args=', '-s', String(session)], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+    } catch {
+      return [] // ps exits 1 when nothing matches
+    }
+  }
+  afterAll(() => {
+    for (const session of sessions) {
+      for (const line of alive(session)) {
+        try {
+          process.kill(Number.parseInt(line, 10), 'SIGKILL')
+        } catch {}
+      }
+    }
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** `pnpm demo` as a supervisor or a test runner starts it: detached (its own session and group), no TTY. */
+  function pnpmDemo() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'demo-group-'))
+    dirs.push(dataDir)
+    const child = spawn('pnpm', ['demo'], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', DEMO_DATA_DIR: dataDir },
+    })
+    sessions.push(child.pid!)
+    let output = ''
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      output += text
+    })
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      output += text
+    })
+    const exit = new Promise<void>((done) => child.on('exit', () => done()))
+    return { pid: child.pid!, exit, output: () => output }
+  }
+
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s once it runs: every process exits and the port closes',
+    async (signal) => {
+      const demo = pnpmDemo()
+      await expect.poll(() => demo.output(), { timeout: 120_000, interval: 200 }).toMatch(/➜ {2}http:\/\/\S+/)
+      const url = demo.output().match(/➜ {2}(http:\/\/\S+)/)![1]!
+      await expect.poll(async () => (await fetch(`${url}/readyz`)).status, { timeout: 30_000 }).toBe(200)
+
+      process.kill(-demo.pid, signal)
+      await demo.exit
+      await expect.poll(() => alive(demo.pid), { timeout: 30_000, interval: 200 }).toEqual([])
+      expect(demo.output()).toContain('stopped.')
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow()
+    },
+  )
+
+  test('SIGINT while it builds: the server never starts and every process exits', async () => {
+    const demo = pnpmDemo()
+    // The build step is under way: turbo is replaying or running the build tasks.
+    await expect.poll(() => demo.output(), { timeout: 60_000, interval: 10 }).toMatch(/:build: /)
+
+    process.kill(-demo.pid, 'SIGINT')
+    await demo.exit
+    await expect.poll(() => alive(demo.pid), { timeout: 30_000, interval: 200 }).toEqual([])
+    // The page was never announced (a signal that lands while main.ts starts stops it once started).
+    expect(demo.output()).not.toContain('➜')
   })
 })

@@ -41,7 +41,11 @@ export {
   type UploadErrorInit,
   type ValidationIssue,
 } from './errors.ts'
-export type { paths as ServicePaths, webhooks as ServiceWebhooks } from './generated/openapi.ts'
+export type {
+  components as ServiceComponents,
+  paths as ServicePaths,
+  webhooks as ServiceWebhooks,
+} from './generated/openapi.ts'
 export { parseServiceJson, stringifyServiceJson } from './ids.ts'
 export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
 export { type Logger, redactingLogger, silentLogger } from './logger.ts'

@@ -15,7 +15,15 @@ export type {
 } from './context.ts'
 export type { SimulatorControl } from './control.ts'
 export { type SimulatorEnvSource, simulatorEnv } from './env.ts'
-export type { FaultAction, FaultHandle, FaultMatch, FaultRule, Faults, FaultTarget } from './faults.ts'
+export type {
+  FaultAction,
+  FaultHandle,
+  FaultMatch,
+  FaultRequest,
+  FaultRule,
+  Faults,
+  FaultTarget,
+} from './faults.ts'
 export { MIN_NODE, UnsupportedNodeError } from './runtime.ts'
 export {
   defaultSeed,
@@ -27,9 +35,11 @@ export {
   type SeedUser,
 } from './seed.ts'
 export { type RunningSimulator, type StartOptions, startSimulator } from './start.ts'
-export type { Id, StateData } from './state.ts'
+/** The simulator's state, as `control.snapshot()` returns it: teams, users, folders, materials, subscriptions. */
+export type * as SimulatorState from './state.ts'
 export type { DeliveryHandler } from './testing/deliver.ts'
 export { type FixtureOptions, type SimulatorFixture, setupSimulator } from './testing/fixture.ts'
 export { type SeedBuilder, seedBuilder, type TeamInput, type UserInput } from './testing/seed-builder.ts'
-export type { DeliveryFaults, WebhookSender, WebhookSenderOptions } from './webhooks/sender.ts'
+export type { EventTimeFormat } from './webhooks/delivery-faults.ts'
+export type { Delivery, DeliveryFaults, WebhookSender, WebhookSenderOptions } from './webhooks/sender.ts'
 export { FOLDERS, MEMBERS, SPACES } from './world.ts'

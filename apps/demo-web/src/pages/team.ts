@@ -147,8 +147,9 @@ export const teamPage: Page = {
               email.input.value = ''
               if (password) password.input.value = ''
               const message = options.done(member)
+              // The outcome stays where the user acted (a live region): a toast repeating it floated
+              // over the other form's outcome (a create, then a failed invite, overlapped).
               result.replaceChildren(alertBox('success', message))
-              announce(message, 'success')
               highlight = member.id
               await load()
             } catch (error) {
