@@ -1,4 +1,4 @@
-// `pnpm docs`: the API reference of every published package (TypeDoc, from the code's doc
+// `pnpm run docs`: the API reference of every published package (TypeDoc, from the code's doc
 // comments) and the spec rendered as HTML (Redocly, webhooks included), under docs/site. Fails on
 // any TypeDoc warning (an undocumented export included) and on any link to a missing file.
 import { execFileSync } from 'node:child_process'
