@@ -15,13 +15,15 @@ export default {
     'packages/webhooks',
     'packages/simulator',
   ],
-  // Each package's typedoc.json lists its entry points: one per subpath export.
+  // Each package's typedoc.json lists its entry points (one per subpath export) and the few names
+  // a public type is computed from but users never name (`intentionallyNotExported`).
   packageOptions: {
     readme: 'README.md',
     // openapi-typescript writes `@description` and `@constant` in the generated types.
     blockTags: [...OptionDefaults.blockTags, '@description', '@constant'],
   },
   out: 'docs/site/api',
+  highlightLanguages: [...OptionDefaults.highlightLanguages, 'sql'],
   readme: 'none',
   // `pnpm typecheck` already checks the code; the reference only reads it.
   skipErrorChecking: true,
