@@ -1,5 +1,5 @@
 // The API reference of every published package, from the code's own doc comments
-// (`pnpm docs`, run by the test command): a warning, an undocumented export or a broken link
+// (`pnpm run docs`, run by the test command): a warning, an undocumented export or a broken link
 // fails the build.
 import { OptionDefaults } from 'typedoc'
 
@@ -15,16 +15,15 @@ export default {
     'packages/webhooks',
     'packages/simulator',
   ],
-  // Each package's typedoc.json lists its entry points: one per subpath export.
+  // Each package's typedoc.json lists its entry points (one per subpath export) and the few names
+  // a public type is computed from but users never name (`intentionallyNotExported`).
   packageOptions: {
     readme: 'README.md',
     // openapi-typescript writes `@description` and `@constant` in the generated types.
     blockTags: [...OptionDefaults.blockTags, '@description', '@constant'],
-    // `OpenApi` is declared as the return type of this factory, and `HintKind` as the keys of this
-    // table of default hints: users name the types, not what they are computed from.
-    intentionallyNotExported: ['createOpenApi', 'HINTS'],
   },
   out: 'docs/site/api',
+  highlightLanguages: [...OptionDefaults.highlightLanguages, 'sql'],
   readme: 'none',
   // `pnpm typecheck` already checks the code; the reference only reads it.
   skipErrorChecking: true,

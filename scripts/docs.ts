@@ -1,4 +1,4 @@
-// `pnpm docs`: the API reference of every published package (TypeDoc, from the code's doc
+// `pnpm run docs`: the API reference of every published package (TypeDoc, from the code's doc
 // comments) and the spec rendered as HTML (Redocly, webhooks included), under docs/site. Fails on
 // any TypeDoc warning (an undocumented export included) and on any link to a missing file.
 import { execFileSync } from 'node:child_process'
@@ -8,7 +8,15 @@ import { dirname, join, relative, resolve } from 'node:path'
 const root = resolve(import.meta.dirname, '..')
 const site = join(root, 'docs', 'site')
 const bin = (name: string) => join(root, 'node_modules', '.bin', name)
-const run = (command: string, args: string[]) => execFileSync(command, args, { cwd: root, stdio: 'inherit' })
+/** Runs a step with its output shown; a failing step ends the build with its exit code. */
+function run(command: string, args: string[]): void {
+  try {
+    execFileSync(command, args, { cwd: root, stdio: 'inherit' })
+  } catch (error) {
+    console.error(`docs: ${relative(root, command)} ${args[0] ?? ''} failed (see above)`)
+    process.exit((error as { status?: number }).status || 1)
+  }
+}
 
 rmSync(site, { recursive: true, force: true })
 run(bin('typedoc'), [])
@@ -44,17 +52,16 @@ if (broken.length > 0) {
 }
 console.log(`docs: built ${relative(root, site)} (API reference and spec), every local link resolves`)
 
-/** Local href/src targets (no scheme, no protocol-relative) that name a file the site lacks. */
+/** Relative href/src targets that name a file the site lacks. */
 function brokenLinks(dir: string): string[] {
   const found: string[] = []
   for (const file of htmlFiles(dir)) {
     const html = readFileSync(file, 'utf8')
     for (const [, target] of html.matchAll(/\s(?:href|src)="([^"#?]+)[^"]*"/g)) {
-      if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) continue
-      const path = resolve(
-        target.startsWith('/') ? site : dirname(file),
-        `.${target.startsWith('/') ? '' : '/'}${target}`,
-      )
+      // Absolute URLs leave the site. Root-absolute targets are the rendered spec's menu, routes of
+      // its client-side router, not files; the site's own links (TypeDoc's and the index's) are relative.
+      if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('/')) continue
+      const path = resolve(dirname(file), target)
       const candidate = target.endsWith('/') ? join(path, 'index.html') : path
       if (!existsSync(candidate)) found.push(`${relative(site, file)} -> ${target}`)
     }

@@ -94,7 +94,8 @@ describe('each packed tarball', () => {
 
   test('arethetypeswrong: every entry resolves with types under node10, node16 (ESM and CJS) and bundler', async () => {
     const found: string[] = []
-    for (const p of packed) {
+    // The command line ships a bin and no module entry: nothing to type.
+    for (const p of packed.filter((p) => p.name !== '@service-sdk/cli')) {
       const result = await checkPackage(
         createPackageFromTarballData(new Uint8Array(readFileSync(p.tarball))),
         {

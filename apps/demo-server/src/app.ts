@@ -287,10 +287,11 @@ export function createDemoApp(deps: DemoDeps): Hono {
     throw new DemoError(404, 'not_found', 'No such API route.')
   })
 
-  // The API reference and the rendered spec (`pnpm docs`).
+  // The API reference and the rendered spec (`pnpm run docs`).
   app.get('/docs', (c) => c.redirect('/docs/'))
   app.get('/docs/*', async (c) => {
-    if (!deps.docsDir) return c.text('The docs are not built: run `pnpm docs` from the repository root.', 503)
+    if (!deps.docsDir)
+      return c.text('The docs are not built: run `pnpm run docs` from the repository root.', 503)
     const path = new URL(c.req.url).pathname.slice('/docs'.length)
     const file = await readStatic(deps.docsDir, path.endsWith('/') ? `${path}index.html` : path)
     if (!file) return c.text('Not found', 404)

@@ -307,7 +307,7 @@ async function subscribeAll(
 }
 
 /** `@service-sdk/demo-web`'s Vite build, when it exists. */
-/** The repository's docs/site when `pnpm docs` has built it. */
+/** The repository's docs/site when `pnpm run docs` has built it. */
 function builtDocsDir(): string | undefined {
   const dir = join(import.meta.dirname, '..', '..', '..', 'docs', 'site')
   return existsSync(join(dir, 'index.html')) ? dir : undefined

@@ -28,7 +28,9 @@ function variablesRead(): string[] {
     } catch {
       continue
     }
-    for (const [, name] of text.matchAll(/process\.env\.([A-Z_]+)/g)) names.add(name as string)
+    // DATABASE_URL is the user's own PostgreSQL, not something the simulator provides.
+    for (const [, name] of text.matchAll(/process\.env\.([A-Z_]+)/g))
+      if (name !== 'DATABASE_URL') names.add(name as string)
   }
   return [...names].sort()
 }
