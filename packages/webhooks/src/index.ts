@@ -12,6 +12,7 @@ export type {
   WebhookEvent,
   WebhookEventOf,
 } from './events.ts'
+export type { OrderBy } from './order-key.ts'
 export { isKnownEvent, parseWebhook } from './parse.ts'
 export type { HandlerContext, WebhookHandler, WebhookHandlers } from './processor.ts'
 export type { Readiness } from './readiness.ts'

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { orderingContract } from '../../test/ordering-contract.ts'
 import { storeContract } from '../../test/store-contract.ts'
 import { postgresStore } from './postgres.ts'
 
@@ -34,6 +35,7 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
   storeContract('postgresStore on a caller-owned pool', async () =>
     postgresStore(admin, { schema, table: table() }),
   )
+  orderingContract('postgresStore', async () => postgresStore(postgres.url, { schema, table: table() }))
 
   it('never hands the same event to two workers claiming at once (SKIP LOCKED)', async () => {
     const store = postgresStore(postgres.url, { schema, table: table(), max: 8 })

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { orderingContract } from '../../test/ordering-contract.ts'
 import { storeContract } from '../../test/store-contract.ts'
 import { sqliteStore } from './sqlite.ts'
 
@@ -13,6 +14,7 @@ const file = () => join(dir, `store-${++n}.db`)
 
 storeContract('sqliteStore', async () => sqliteStore(file()))
 storeContract("sqliteStore({ thread: 'main' })", async () => sqliteStore(file(), { thread: 'main' }))
+orderingContract('sqliteStore', async () => sqliteStore(file()))
 
 describe('sqliteStore', () => {
   it('survives reopening: what was acknowledged is there', async () => {
