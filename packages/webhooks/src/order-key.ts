@@ -21,7 +21,8 @@ export type OrderKeyOf = (text: string, receivedAt: number) => string | null
 
 export function orderKeys(orderBy: OrderBy | undefined, logger: Logger): OrderKeyOf | undefined {
   if (orderBy === undefined) return undefined
-  const keyOf = typeof orderBy === 'function' ? orderBy : BUILT_IN[orderBy]
+  const keyOf =
+    typeof orderBy === 'function' ? orderBy : Object.hasOwn(BUILT_IN, orderBy) ? BUILT_IN[orderBy] : undefined
   if (!keyOf) {
     throw new WebhookError(`orderBy must be 'folderId', 'materialId' or a function.`, {
       code: 'invalid_options',

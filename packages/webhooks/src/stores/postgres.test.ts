@@ -37,6 +37,26 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
   )
   orderingContract('postgresStore', async () => postgresStore(postgres.url, { schema, table: table() }))
 
+  it('adds the order_key column to a table made before order keys existed, keeping its events', async () => {
+    const old = table()
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}";
+      CREATE TABLE "${schema}"."${old}" (seq bigserial PRIMARY KEY, key text NOT NULL UNIQUE, event_type text NOT NULL,
+        body text NOT NULL, received_at bigint NOT NULL, status text NOT NULL DEFAULT 'pending',
+        attempts integer NOT NULL DEFAULT 0, next_attempt_at bigint NOT NULL, lease_owner text, lease_until bigint,
+        last_error text, finished_at bigint);
+      INSERT INTO "${schema}"."${old}" (key, event_type, body, received_at, next_attempt_at) VALUES ('old', 'X', '{}', 1, 1)`)
+    const stores = [
+      postgresStore(postgres.url, { schema, table: old }),
+      postgresStore(admin, { schema, table: old }),
+    ]
+    expect(await stores[0]!.get('old')).toMatchObject({ key: 'old', status: 'pending', orderKey: null })
+    expect(
+      await stores[1]!.insert({ key: 'new', eventType: 'X', body: '{}', receivedAt: 2, orderKey: 'k' }),
+    ).toBe('inserted')
+    expect(await stores[0]!.get('new')).toMatchObject({ orderKey: 'k' })
+    await Promise.all(stores.map((s) => s.close()))
+  })
+
   it('never hands the same event to two workers claiming at once (SKIP LOCKED)', async () => {
     const store = postgresStore(postgres.url, { schema, table: table(), max: 8 })
     await Promise.all(
