@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { captureLogger } from '../test/helpers.ts'
 import * as S from '../test/samples.ts'
 import { type OrderBy, orderKeys } from './order-key.ts'
+import { isKnownEvent } from './parse.ts'
 
 function keyOf(orderBy: OrderBy, body: string) {
   const { logger, lines } = captureLogger()
@@ -26,6 +27,11 @@ describe('orderBy', () => {
     const byType: OrderBy = (event) => event.eventType
     expect(keyOf(byType, S.inboundUpload).key).toBe('MATERIAL_INBOUND_COMPLETED')
     expect(keyOf(() => 42, S.inboundUpload).key).toBe('42')
+    // The README's example.
+    const folders: OrderBy = (event) =>
+      isKnownEvent(event) && event.eventType === 'FOLDER_CONTENT_UPDATE' ? event.folderId : undefined
+    expect(keyOf(folders, S.folderIsoUpdate).key).toBe('12')
+    expect(keyOf(folders, S.inboundUpload).key).toBeNull()
     for (const none of [undefined, null, '', Number.NaN])
       expect(keyOf(() => none, S.inboundUpload).key).toBeNull()
   })
