@@ -144,6 +144,71 @@ describe.skipIf(!postgres.available)('two receivers sharing one PostgreSQL inbox
     expect(runs).toHaveLength(80)
     await Promise.all([a.close(), b.close()])
   })
+
+  it('keep one key in order between two workers (ingest-only receiver with orderBy, two runWorker)', async () => {
+    const { createWebhookReceiver } = await import('../receiver.ts')
+    const { runWorker } = await import('../run-worker.ts')
+    const { generateWebhookToken } = await import('../token.ts')
+    const token = generateWebhookToken()
+    const t = table()
+    const receiver = createWebhookReceiver({
+      token,
+      store: postgresStore(postgres.url, { schema, table: t }),
+      processing: false,
+      orderBy: 'materialId',
+    })
+    const finished: string[] = []
+    const running = new Map<string, number>()
+    let peak = 0
+    let failedOnce = false
+    const handler = async (event: { eventId?: string }) => {
+      const id = event.eventId!
+      const key = id.split('-')[0]!
+      running.set(key, (running.get(key) ?? 0) + 1)
+      if (key !== 'free') peak = Math.max(peak, running.get(key)!)
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 3))
+        if (id === 'a-3' && !failedOnce) {
+          failedOnce = true
+          throw new Error('a-3 fails once')
+        }
+        finished.push(id)
+      } finally {
+        running.set(key, running.get(key)! - 1)
+      }
+    }
+    const workers = [1, 2].map(() =>
+      runWorker({
+        store: postgresStore(postgres.url, { schema, table: t }),
+        handlers: { '*': handler },
+        processing: { concurrency: 4, pollIntervalMs: 20, retry: { minDelayMs: 20, maxDelayMs: 20 } },
+      }),
+    )
+    for (let i = 0; i < 10; i++) {
+      for (const [key, ids] of [
+        ['a', '7'],
+        ['b', '8'],
+        ['free', '7,8'],
+      ] as const) {
+        const response = await receiver.fetch(
+          new Request(`https://h.example.com/webhooks/${token}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: `{"eventId":"${key}-${i}","eventType":"MATERIAL_DELETED","eventTime":"1753946860000","payload":{"materialIds":[${ids}]}}`,
+          }),
+        )
+        expect(response.status).toBe(200)
+      }
+    }
+    await expect.poll(() => finished.length, { timeout: 20_000 }).toBe(30)
+    expect(failedOnce).toBe(true)
+    for (const key of ['a', 'b'])
+      expect(finished.filter((id) => id.startsWith(`${key}-`))).toEqual(
+        Array.from({ length: 10 }, (_, i) => `${key}-${i}`),
+      )
+    expect(peak).toBe(1)
+    await Promise.all([receiver.close(), ...workers.map((w) => w.close())])
+  })
 })
 
 describe.skipIf(!postgres.available)('postgresStore through the database faults', () => {
