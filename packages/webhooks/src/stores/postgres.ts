@@ -72,6 +72,14 @@ export function postgresStore(
 
   async function connect(): Promise<PgQueryable> {
     pool ??= await createPool(settings!)
+    // A table made before order keys existed gets the column. Only when it is missing (ALTER TABLE
+    // locks the whole table even when there is nothing to do), and before the CREATE INDEX
+    // statements take their lock in the same transaction (two processes upgrading at once would
+    // deadlock on the lock upgrade).
+    const addOrderKey = `DO $$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('${name}') AND attname = 'order_key' AND NOT attisdropped)
+        THEN ALTER TABLE ${name} ADD COLUMN IF NOT EXISTS order_key text; END IF;
+      END $$;`
     const ddl = `
       ${schema ? `CREATE SCHEMA IF NOT EXISTS "${schema}";` : ''}
       CREATE TABLE IF NOT EXISTS ${name} (
@@ -86,12 +94,13 @@ export function postgresStore(
         lease_owner text,
         lease_until bigint,
         last_error text,
-        finished_at bigint
+        finished_at bigint,
+        order_key text
       );
+      ${addOrderKey}
       CREATE INDEX IF NOT EXISTS ${table}_due ON ${name} (next_attempt_at, seq) WHERE status = 'pending';
       CREATE INDEX IF NOT EXISTS ${table}_lease ON ${name} (lease_until) WHERE status = 'processing';
       CREATE INDEX IF NOT EXISTS ${table}_status ON ${name} (status, seq);
-      ALTER TABLE ${name} ADD COLUMN IF NOT EXISTS order_key text;
       CREATE INDEX IF NOT EXISTS ${table}_order ON ${name} (order_key, seq)
         WHERE order_key IS NOT NULL AND status IN ('pending', 'processing');`
     try {
