@@ -60,7 +60,8 @@ export function createEngine(config: EngineConfig): Engine {
       lease_owner TEXT,
       lease_until INTEGER,
       last_error TEXT,
-      finished_at INTEGER
+      finished_at INTEGER,
+      order_key TEXT
     );
     CREATE INDEX IF NOT EXISTS ${t}_due ON ${t} (next_attempt_at, seq) WHERE status = 'pending';
     CREATE INDEX IF NOT EXISTS ${t}_lease ON ${t} (lease_until) WHERE status = 'processing';
