@@ -205,10 +205,10 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       return refuse(error)
     }
     const { key, eventType } = admitted
+    const receivedAt = clock.now()
+    const orderKey = orderKeyOf?.(text, receivedAt) ?? null
     let outcome: 'inserted' | 'duplicate'
     try {
-      const receivedAt = clock.now()
-      const orderKey = orderKeyOf?.(text, receivedAt) ?? null
       outcome = await store.insert({
         key,
         eventType,
