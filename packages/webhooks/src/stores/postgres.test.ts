@@ -4,6 +4,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { orderingContract } from '../../test/ordering-contract.ts'
 import { storeContract } from '../../test/store-contract.ts'
+import type { WebhookEvent } from '../events.ts'
 import { postgresStore } from './postgres.ts'
 
 const postgres = await postgresOrSkip()
@@ -177,8 +178,8 @@ describe.skipIf(!postgres.available)('two receivers sharing one PostgreSQL inbox
     const running = new Map<string, number>()
     let peak = 0
     let failedOnce = false
-    const handler = async (event: { eventId?: string }) => {
-      const id = event.eventId!
+    const handler = async (event: WebhookEvent) => {
+      const id = String((event as { eventId?: string }).eventId)
       const key = id.split('-')[0]!
       running.set(key, (running.get(key) ?? 0) + 1)
       if (key !== 'free') peak = Math.max(peak, running.get(key)!)
