@@ -25,9 +25,24 @@ export default {
   readme: 'none',
   // `pnpm typecheck` already checks the code; the reference only reads it.
   skipErrorChecking: true,
+  // `OpenApi` is declared as the return type of this factory; users name the type, not the factory.
+  intentionallyNotExported: ['createOpenApi'],
   excludePrivate: true,
   excludeInternal: true,
   treatWarningsAsErrors: true,
   treatValidationWarningsAsErrors: true,
   validation: { notExported: true, invalidLink: true, rewrittenLink: true, notDocumented: true },
+  // Every export and every member users call must be documented. Properties are left out: the
+  // zod schemas' inferred types expose each enum literal as a property, which has nothing to say.
+  requiredToBeDocumented: [
+    'Enum',
+    'EnumMember',
+    'Variable',
+    'Function',
+    'Class',
+    'Interface',
+    'Method',
+    'Accessor',
+    'TypeAlias',
+  ],
 }

@@ -64,6 +64,7 @@ afterAll(() => {
 describe('each packed tarball', () => {
   test('every published package was packed, with its LICENSE and without source-only export conditions', () => {
     expect(packed.map((p) => p.name).sort()).toEqual([
+      '@service-sdk/cli',
       '@service-sdk/core',
       '@service-sdk/open',
       '@service-sdk/selector',
@@ -128,6 +129,10 @@ describe('a fresh npm project with the tarballs installed', () => {
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       parse: 'function',
     })
+  })
+
+  test('the `service` command line runs from its installed bin', () => {
+    expect(sh(join(project, 'node_modules', '.bin', 'service'), ['--help'])).toContain('Usage: service')
   })
 
   test.each(['node16', 'bundler', 'node10'])(

@@ -231,6 +231,15 @@ export function createDemoApp(deps: DemoDeps): Hono {
     deps.log.info(`upload: saved asset ${asset.id} (${asset.size} bytes)`)
     return c.json({ asset } satisfies UploadResponse, 201)
   })
+  for (const action of ['pause', 'resume'] as const) {
+    app.post(`/api/uploads/:id/${action}`, (c) => {
+      const clientId = c.req.header('x-demo-client') ?? ''
+      if (!deps.uploads.pause(c.req.param('id'), clientId, action === 'pause')) {
+        throw new DemoError(404, 'not_found', 'No running upload of this page has that id.')
+      }
+      return c.body(null, 204)
+    })
+  }
   app.delete('/api/uploads/:id', (c) => {
     const clientId = c.req.header('x-demo-client') ?? ''
     if (!deps.uploads.cancel(c.req.param('id'), clientId)) {

@@ -29,6 +29,8 @@ export interface UploadManager {
   run(upload: StartUpload): Promise<SavedAsset>
   /** Cancel an upload of this page; false when there is none. */
   cancel(id: string, clientId: string): boolean
+  /** Pause (parts sending finish, no new one starts) or resume an upload of this page; false when there is none. */
+  pause(id: string, clientId: string, paused: boolean): boolean
   onUpdate(listener: Listener): () => void
   readonly inFlight: number
   /** Refuse new uploads, wait up to `graceMs` for the running ones, then abort the rest. */
@@ -38,6 +40,7 @@ export interface UploadManager {
 interface Running {
   clientId: string
   abort: (reason: unknown) => void
+  pause?: (paused: boolean) => void
   done: Promise<unknown>
 }
 
@@ -83,8 +86,10 @@ export function createUploadManager(open: OpenClient, options: { maxBytes: numbe
     let lastEmit = 0
     const progress = (p: UploadProgress) => {
       const now = Date.now()
-      if (p.phase === last.phase && now - lastEmit < PROGRESS_INTERVAL_MS) {
-        last = { ...last, loaded: p.loaded, total: p.total ?? last.total }
+      const rate = p.rate ?? null
+      const etaMs = p.etaMs ?? null
+      if (p.phase === last.phase && p.paused === last.paused && now - lastEmit < PROGRESS_INTERVAL_MS) {
+        last = { ...last, loaded: p.loaded, total: p.total ?? last.total, rate, etaMs }
         return
       }
       lastEmit = now
@@ -94,6 +99,9 @@ export function createUploadManager(open: OpenClient, options: { maxBytes: numbe
         phase: p.phase,
         loaded: p.loaded,
         total: p.total ?? start.declaredSize ?? null,
+        rate,
+        etaMs,
+        paused: p.paused,
       }
       emit(start.clientId, last)
     }
@@ -102,7 +110,8 @@ export function createUploadManager(open: OpenClient, options: { maxBytes: numbe
     const done = new Promise<void>((resolve) => {
       settle = resolve
     })
-    running.set(start.id, { clientId: start.clientId, abort: (reason) => controller.abort(reason), done })
+    const entry: Running = { clientId: start.clientId, abort: (reason) => controller.abort(reason), done }
+    running.set(start.id, entry)
     try {
       const upload = open.upload(capped, {
         name,
@@ -112,6 +121,7 @@ export function createUploadManager(open: OpenClient, options: { maxBytes: numbe
         signal: controller.signal,
         onProgress: progress,
       })
+      entry.pause = (paused) => (paused ? void upload.pause() : upload.resume())
       const saved = await upload.done()
       const asset: SavedAsset = {
         id: saved.id,
@@ -152,6 +162,12 @@ export function createUploadManager(open: OpenClient, options: { maxBytes: numbe
       const upload = running.get(id)
       if (!upload || upload.clientId !== clientId) return false
       upload.abort(new DOMException('Cancelled from the page', 'AbortError'))
+      return true
+    },
+    pause(id, clientId, paused) {
+      const upload = running.get(id)
+      if (!upload?.pause || upload.clientId !== clientId) return false
+      upload.pause(paused)
       return true
     },
     onUpdate(listener) {

@@ -273,6 +273,47 @@ describe('uploads through the server (flow 2)', () => {
     expect((await upload(pattern(10), { name: 'a.txt' }, { 'x-demo-client': 'x' })).status).toBe(400)
   })
 
+  test('pause and resume: no object request while paused, the page hears it; rate and ETA in the updates', async () => {
+    // Slow credentials, so the pause comes before the object is sent.
+    sim().control.faults.inject({
+      match: { target: 'open', path: 'sts-tmp' },
+      action: { type: 'latency', ms: 300 },
+    })
+    const puts = sim().control.faults.inject({
+      match: { target: 'oss', op: 'PutObject' },
+      action: { type: 'latency', ms: 0 },
+      times: Infinity,
+    })
+    try {
+      const stream = readSse(await request('/api/stream?client=client-test-1'))
+      const id = `up-${crypto.randomUUID()}`
+      const pending = upload(
+        pattern(200 * 1024),
+        { name: 'paused.bin', orgId: '1001' },
+        { 'x-upload-id': id },
+      )
+      await stream.until((m) => m.event === 'upload' && JSON.parse(m.data).id === id)
+      const path = (action: string) => `/api/uploads/${id}/${action}`
+      const as = (client: string) => ({ method: 'POST', headers: { 'x-demo-client': client } })
+      expect((await request(path('pause'), as('client-other-1'))).status).toBe(404)
+      expect((await request(path('pause'), as('client-test-1'))).status).toBe(204)
+      const paused = await stream.until((m) => m.event === 'upload' && JSON.parse(m.data).paused === true)
+      expect(JSON.parse(paused.data)).toMatchObject({ id, state: 'running', paused: true, rate: null })
+      await new Promise((resolve) => setTimeout(resolve, 600))
+      expect(puts.hits).toBe(0)
+      expect((await request(path('resume'), as('client-test-1'))).status).toBe(204)
+      const response = await pending
+      expect(response.status).toBe(201)
+      expect(puts.hits).toBe(1)
+      const done = await stream.until((m) => m.event === 'upload' && JSON.parse(m.data).state === 'done')
+      expect(JSON.parse(done.data)).toMatchObject({ paused: false, etaMs: 0 })
+      await stream.close()
+      expect((await request(path('resume'), as('client-test-1'))).status).toBe(404)
+    } finally {
+      sim().control.faults.clear()
+    }
+  })
+
   test('cancel: the page’s DELETE aborts the upload; nothing is saved', async () => {
     const before = sim().control.snapshot().materials.length
     const slow = sim().control.faults.inject({

@@ -10,6 +10,17 @@ export function formatBytes(n: number): string {
   return unit === 0 ? `${n} B` : `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`
 }
 
+/** A rate in bytes per second: `5.2 MB/s`. */
+export const formatRate = (bytesPerSecond: number) => `${formatBytes(Math.round(bytesPerSecond))}/s`
+
+/** Time left: `12 s left`, `4 min left`, `2 h left`. */
+export function formatEta(ms: number): string {
+  const seconds = Math.ceil(ms / 1000)
+  if (seconds < 60) return `${seconds} s left`
+  const minutes = Math.round(seconds / 60)
+  return minutes < 60 ? `${minutes} min left` : `${Math.round(minutes / 60)} h left`
+}
+
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })

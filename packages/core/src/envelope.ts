@@ -181,7 +181,8 @@ const HINTS = {
   invalid: 'Check the request parameters.',
 }
 
-type HintKind = keyof typeof HINTS
+/** The kinds of failure an error hint can be given for (see {@link ErrorHints}). */
+export type HintKind = keyof typeof HINTS
 
 // The live team API's 401 texts, each with what to do about it.
 const AUTH_HINTS: ReadonlyArray<readonly [RegExp, string]> = [

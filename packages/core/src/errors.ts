@@ -14,7 +14,8 @@ export interface ServiceErrorJSON {
   [field: string]: unknown
 }
 
-interface ErrorKind {
+/** What `isInstance` checks: the error's name, kept across copies of the package. */
+export interface ErrorKind {
   readonly kind: string
 }
 

@@ -7,8 +7,18 @@ export {
   type SubscriptionTransportOptions,
   type TeamTransportOptions,
 } from './areas.ts'
-export { type ErrorHints, errorForOpenCode, errorForStatus, unwrapOpen, unwrapTeam } from './envelope.ts'
 export {
+  type EnvelopeContext,
+  type ErrorHints,
+  errorForOpenCode,
+  errorForStatus,
+  type HintKind,
+  type OpenUnwrapOptions,
+  unwrapOpen,
+  unwrapTeam,
+} from './envelope.ts'
+export {
+  type ErrorKind,
   type PermissionReason,
   ServiceApiError,
   type ServiceApiErrorInit,
@@ -18,6 +28,7 @@ export {
   ServiceConnectionError,
   ServiceError,
   type ServiceErrorJSON,
+  type ServiceErrorOptions,
   ServiceInvalidRequestError,
   ServiceNotFoundError,
   ServicePermissionError,
@@ -35,7 +46,15 @@ export { parseServiceJson, stringifyServiceJson } from './ids.ts'
 export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
 export { type Logger, redactingLogger, silentLogger } from './logger.ts'
 export { createRedactor, REDACTED, type Redactor } from './redact.ts'
-export { type Clock, execute, type RawResponse, type ResponseInfo, systemClock } from './request.ts'
+export {
+  type AttemptSpec,
+  type Clock,
+  execute,
+  type RawResponse,
+  type RequestContext,
+  type ResponseInfo,
+  systemClock,
+} from './request.ts'
 export { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from './retry.ts'
 export * from './schemas/index.ts'
 export {
@@ -46,6 +65,7 @@ export {
   DEFAULT_TIMEOUT_MS,
   type SendSpec,
   type Transport,
+  type TransportInit,
 } from './transport.ts'
 export type * from './types.ts'
 export { parseInput } from './validate.ts'

@@ -14,7 +14,8 @@ import type {
 
 // Friendly names for the types generated from spec/openapi.yaml. They describe the SDK's view of
 // the wire: every id is a string of decimal digits.
-type Schemas = components['schemas']
+/** Every schema of `spec/openapi.yaml`, as generated (ids as decimal strings). */
+export type Schemas = components['schemas']
 
 /** A 64-bit id as a string of decimal digits (on the wire: a JSON integer, often beyond 2^53). */
 export type Id = Schemas['Id']

@@ -67,5 +67,6 @@ export function createOpenClient(options: OpenClientOptions): OpenClient {
     writableOrgs: async (call) => writableOrgs(await api.orgs(call)),
     upload: uploader.upload,
     uploadMany: uploader.uploadMany,
+    cleanupUploads: uploader.cleanupUploads,
   }
 }

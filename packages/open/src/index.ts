@@ -4,8 +4,12 @@ export { createOpenClient, type OpenClient, type OpenClientOptions } from './cli
 export { MaterialSaveError } from './errors.ts'
 export { orgIdForSave } from './org-id.ts'
 export type { CheckpointStore, SourceFingerprint, UploadCheckpoint } from './upload/checkpoint.ts'
+export type { DonePart } from './upload/oss-adapter.ts'
 export type { UploadPhase, UploadProgress } from './upload/progress.ts'
 export type {
+  CleanupOptions,
+  CleanupResult,
+  StaleUpload,
   Upload,
   UploadAssetFields,
   UploadBatch,

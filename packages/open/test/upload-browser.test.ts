@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -9,6 +7,7 @@ import type { Browser, Page } from 'playwright-core'
 import { rolldown } from 'rolldown'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PageResult, PageUpload } from './upload/browser-page.ts'
+import { ensureBuild } from './upload/build.ts'
 import { countOss, KiB, MiB, rawOss, recordingClient, rejection, servedHash } from './upload/helpers.ts'
 
 // A File uploaded from real Chromium through the package's browser build (dist/browser.js, as a
@@ -16,39 +15,26 @@ import { countOss, KiB, MiB, rawOss, recordingClient, rejection, servedHash } fr
 // and stands in for the application's backend on the open API (it adds the token); the object
 // storage is the simulator's, on another origin, answering CORS.
 
-const root = join(import.meta.dirname, '..')
 const chromium = chromiumOrSkip()
 
 let sim: RunningSimulator
 let browser: Browser
 let server: Server
 let origin: string
+/** The page's chunks by file name: the entry, and those loaded on first use (the upload engine, ali-oss). */
+let chunks: Map<string, string>
 let bundle: string
 
-/** The tests run the built browser bundle: rebuild it when src/ is newer. */
-function ensureBuild(): void {
-  const built = join(root, 'dist', 'browser.js')
-  const newest = (dir: string): number =>
-    Math.max(
-      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
-      ),
-    )
-  if (existsSync(built) && statSync(built).mtimeMs >= newest(join(root, 'src'))) return
-  const run = spawnSync('pnpm', ['exec', 'tsdown'], { cwd: root, stdio: 'inherit' })
-  if (run.status !== 0) throw new Error('building @service-sdk/open failed: run `pnpm build`')
-}
-
-/** Bundles the page the way an application's bundler would. */
-async function bundlePage(): Promise<string> {
+/** Bundles the page the way an application's bundler would: the entry is page.js. */
+async function bundlePage(): Promise<Map<string, string>> {
   const build = await rolldown({
-    input: join(import.meta.dirname, 'upload', 'browser-page.ts'),
+    input: { page: join(import.meta.dirname, 'upload', 'browser-page.ts') },
     platform: 'browser',
     logLevel: 'silent',
   })
   const { output } = await build.generate({ format: 'esm' })
   await build.close()
-  return output[0].code
+  return new Map(output.flatMap((o) => (o.type === 'chunk' ? [[o.fileName, o.code] as const] : [])))
 }
 
 async function readBody(request: import('node:http').IncomingMessage): Promise<Buffer> {
@@ -60,7 +46,8 @@ async function readBody(request: import('node:http').IncomingMessage): Promise<B
 beforeAll(async () => {
   if (!chromium.available) return
   ensureBuild()
-  bundle = await bundlePage()
+  chunks = await bundlePage()
+  bundle = [...chunks.values()].join('\n')
   sim = await startSimulator()
   server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://page')
@@ -70,9 +57,10 @@ beforeAll(async () => {
         '<!doctype html><meta charset="utf-8"><title>upload</title><script type="module" src="/page.js"></script>',
       )
     }
-    if (url.pathname === '/page.js') {
+    const chunk = chunks.get(url.pathname.slice(1))
+    if (chunk !== undefined) {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' })
-      return response.end(bundle)
+      return response.end(chunk)
     }
     if (url.pathname.startsWith('/open-api/')) {
       // The application's backend: the page's session in, the open API token out.
@@ -157,6 +145,49 @@ describe.skipIf(!chromium.available)('in Chromium, through the browser build', (
     expect(uploading).toEqual([...uploading].sort((a, b) => a - b))
     expect(errors).toEqual([])
     sim.control.faults.clear()
+    await close()
+  })
+
+  test('pause and resume of a File: nothing moves while paused, then the exact bytes', async () => {
+    const { page: p, errors, close } = await page()
+    sim.control.faults.inject({
+      match: { target: 'oss', op: 'UploadPart' },
+      action: { type: 'latency', ms: 30 },
+      times: Infinity,
+    })
+    const result = await upload(p, { name: 'paused.bin', size: 2 * MiB, partSize: 256 * KiB, pauseAt: 1 })
+    expect(result.error).toBeUndefined()
+    expect(result.paused).toBeDefined()
+    expect(result.paused?.after).toBe(result.paused?.at)
+    expect(result.progress.some((e) => e.paused)).toBe(true)
+    expect(await servedHash(result.asset!.accessUrl)).toBe(result.sha256)
+    expect(errors).toEqual([])
+    sim.control.faults.clear()
+    await close()
+  })
+
+  test('a File failing for good, then retried once the fault is lifted: the stored parts are kept', async () => {
+    const { page: p, errors, close } = await page()
+    const blocked = sim.control.faults.inject({
+      match: { target: 'oss', op: 'UploadPart', partNumber: 3 },
+      action: { type: 'status', status: 403, ossCode: 'AccessDenied' },
+      times: Infinity,
+    })
+    const failed = await upload(p, {
+      name: 'retried.bin',
+      size: 1 * MiB + 3,
+      partSize: 256 * KiB,
+      parallel: 1,
+    })
+    expect(failed.error).toMatchObject({ name: 'UploadError' })
+    blocked.remove()
+    const parts = countOss(sim, ['UploadPart', 'InitiateMultipartUpload'])
+    const result = (await p.evaluate(() => window.retry())) as PageResult
+    expect(result.error).toBeUndefined()
+    expect(result.uploadId).toBe(failed.uploadId)
+    expect(parts()).toEqual({ UploadPart: 3, InitiateMultipartUpload: 0 })
+    expect(await servedHash(result.asset!.accessUrl)).toBe(result.sha256)
+    expect(errors).toEqual([])
     await close()
   })
 

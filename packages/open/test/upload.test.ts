@@ -329,7 +329,7 @@ describe('failures', () => {
     expect(await servedHash(asset.accessUrl)).toBe(sha256(bytes))
   })
 
-  test('a part failing for good: UploadError naming the part and the OSS code; the multipart upload is aborted', async () => {
+  test('a part failing for good, with keepPartsOnFailure: false: UploadError naming the part and the OSS code; the multipart upload is aborted', async () => {
     const { open, recorded } = recordingClient(sim)
     const before = materials().length
     sim.control.faults.inject({
@@ -338,7 +338,12 @@ describe('failures', () => {
       times: Infinity,
     })
     const ops = countOss(sim, ['AbortMultipartUpload'])
-    const upload = open.upload(testBytes(1 * MiB), { name: 'doomed', extension: 'bin', partSize: 200 * KiB })
+    const upload = open.upload(testBytes(1 * MiB), {
+      name: 'doomed',
+      extension: 'bin',
+      partSize: 200 * KiB,
+      keepPartsOnFailure: false,
+    })
     const error = await rejection(upload.done())
     expect(UploadError.isInstance(error)).toBe(true)
     expect(error).toMatchObject({ partNumber: 3, ossCode: 'InternalError', status: 503, isRetryable: true })

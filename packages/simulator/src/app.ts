@@ -25,6 +25,7 @@ import { defaultSeed, loadSeed, type Seed } from './seed.ts'
 import { selectorRoutes } from './selector/routes.ts'
 import { BUCKET, createState, type State } from './state.ts'
 import { teamRoutes } from './team/routes.ts'
+import { createReset } from './testing/reset.ts'
 import { createEvents } from './webhooks/events.ts'
 import { createWebhookSender, type DeliveryFaults, type WebhookSenderOptions } from './webhooks/sender.ts'
 
@@ -100,7 +101,8 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   }
   const events = createEvents(sim, sender, seededRandom(options.faultSeed ?? 1))
   sim.events = events
-  const control = createControl(sim, sender, events.changes)
+  const reset = createReset({ sim, sender, seed, quirks: { ...sim.quirks } })
+  const control = createControl(sim, sender, events.changes, reset)
 
   const app = new Hono()
   app.use('*', async (c, next) => {
@@ -125,7 +127,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     store,
     now,
     bucket: BUCKET,
-    beforeRequest: async (ctx) => {
+    beforeRequest: async (ctx, request) => {
       const action = faults.take(
         {
           target: 'oss',
@@ -137,6 +139,10 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
         'before',
       )
       if (!action) return undefined
+      if (action.type === 'corrupt') {
+        const length = Number(request.headers.get('content-length') ?? 0) || 0
+        return { corruptAt: action.offset ?? Math.floor(faults.random() * length) }
+      }
       if (action.type === 'latency') await sleep(action.ms)
       else if (action.type === 'expire-credentials') {
         const credential = state.data.sts.find((s) => s.accessKeyId === ctx.accessKeyId)

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util'
+import { simulatorEnv } from './env.ts'
 import { startSimulator } from './start.ts'
 
 const HELP = `service-sim: the service, running locally
@@ -52,17 +53,19 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ urls: sim.urls, credentials: sim.credentials })}\n`)
   } else {
     const { urls, credentials } = sim
+    const env = Object.entries(simulatorEnv(sim))
+      .map(([name, value]) => `  export ${name}=${value}`)
+      .join('\n')
     process.stdout.write(`service-sim is running (local test credentials, not secrets of any real service)
 
-  base_url  ${urls.base}      team API: ${urls.base}/api/team/members
-  open_url  ${urls.open}      open API: ${urls.open}/open-api/standard/call/service/...
-  app_url   ${urls.app}      selector: ${urls.app}/outer/outerChoice?type=content
-  oss       ${urls.oss}      object storage (endPoint of sts-tmp)
-  control   ${urls.base}/_sim/state
+  team API    ${urls.base}/api/team/members
+  open API    ${urls.open}/open-api/standard/call/service/...
+  selector    ${urls.app}/outer/outerChoice?type=content
+  storage     ${urls.oss} (endPoint of sts-tmp)
+  control     ${urls.base}/_sim/state
 
-  team API key          ${credentials.teamApiKey}
-  open token            ${credentials.openToken.type} ${credentials.openToken.value}
-  subscription API key  ${credentials.apiKey}
+The variables the SDK's quick starts read:
+${env}
 
 Try: curl -H 'Authorization: Bearer ${credentials.teamApiKey}' ${urls.base}/api/team/members
 Ctrl-C stops it.

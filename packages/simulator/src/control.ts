@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import type { MaterialChanges, Quirks, SimContext } from './context.ts'
 import { json } from './envelopes.ts'
 import type { FaultRule, Faults } from './faults.ts'
+import type { Seed } from './seed.ts'
 import { SimError } from './sim-error.ts'
 import type { StateData } from './state.ts'
 import type { WebhookSender } from './webhooks/sender.ts'
@@ -14,17 +15,24 @@ export interface SimulatorControl {
   quirks: Quirks
   /** Changes that emit callbacks and asset events (metadata, versions, delete, purge...). */
   materials: MaterialChanges
-  webhooks: Pick<WebhookSender, 'deliveries' | 'configure' | 'idle'>
+  webhooks: Pick<WebhookSender, 'deliveries' | 'configure' | 'idle' | 'deliverTo'>
   /** A read-only snapshot of the state (ids as decimal strings). */
   snapshot(): StateData
   /** Expire every STS credential issued so far (as if their lifetime had passed). */
   expireCredentials(): void
+  /**
+   * Back to the seed (the one it started from, or `seed`): state, subscriptions, deliveries,
+   * faults and quirks. Credentials the seed leaves out stay the same. Uploaded objects stay in the
+   * object store (their keys are unique, nothing refers to them any more).
+   */
+  reset(seed?: Seed): void
 }
 
 export function createControl(
   sim: SimContext,
   sender: WebhookSender,
   materials: MaterialChanges,
+  reset: (seed?: Seed) => void,
 ): SimulatorControl {
   return {
     faults: { inject: (rule) => sim.faults.inject(rule), clear: () => sim.faults.clear() },
@@ -34,7 +42,9 @@ export function createControl(
       deliveries: () => sender.deliveries(),
       configure: (options) => sender.configure(options),
       idle: () => sender.idle(),
+      deliverTo: (handler, prefix) => sender.deliverTo(handler, prefix),
     },
+    reset,
     snapshot: () => structuredClone(sim.state.data),
     expireCredentials() {
       for (const credential of sim.state.data.sts)
@@ -79,6 +89,12 @@ export function controlRoutes(control: SimulatorControl): Hono {
   app.post('/credentials/expire', () => {
     control.expireCredentials()
     return json({ expired: true })
+  })
+  // POST /_sim/reset: back to the seed it started from; with a body, to that seed (a `Seed` as JSON).
+  app.post('/reset', async (c) => {
+    const text = await c.req.text()
+    control.reset(text.trim() ? (JSON.parse(text) as Seed) : undefined)
+    return json({ reset: true })
   })
   app.get('/webhooks/deliveries', () => json(control.webhooks.deliveries()))
   app.put('/webhooks', async (c) => {

@@ -29,6 +29,13 @@ export type FaultAction =
   | { type: 'latency'; ms: number }
   /** OSS: expire the STS credential the request is signed with, then handle it (it fails as real OSS would). */
   | { type: 'expire-credentials' }
+  /**
+   * OSS PutObject / UploadPart: store the body with one byte inverted, at `offset` (default: a
+   * position drawn from the seeded generator). The answer is a success whose ETag is the MD5 of
+   * the bytes sent and whose `x-oss-hash-crc64ecma` is the CRC of the bytes stored: only an
+   * end-to-end CRC check catches it. A body shorter than the offset is stored intact.
+   */
+  | { type: 'corrupt'; offset?: number }
 
 export interface FaultRule {
   match?: FaultMatch
@@ -67,6 +74,8 @@ export interface Faults {
   clear(): void
   /** The action to apply to this request at this stage, if a rule fires. */
   take(request: FaultRequest, stage: 'reset' | 'before' | 'after'): FaultAction | undefined
+  /** A number in [0, 1) from the seeded generator (faults that pick a position replay with the seed). */
+  random(): number
 }
 
 /** A small seeded PRNG (mulberry32): replayable probabilities. */
@@ -135,6 +144,7 @@ export function createFaults(seed = 1): Faults {
       }
       return undefined
     },
+    random,
   }
 }
 

@@ -5,9 +5,17 @@ export {
   type SimulatorFetch,
   type SimulatorOptions,
 } from './app.ts'
-export type { MaterialChanges, MaterialSaveForm, MetadataChange, Quirks } from './context.ts'
+export type {
+  IntakeTarget,
+  MaterialChanges,
+  MaterialSaveForm,
+  MetadataChange,
+  PendingIntakeItem,
+  Quirks,
+} from './context.ts'
 export type { SimulatorControl } from './control.ts'
-export type { FaultAction, FaultHandle, FaultMatch, FaultRule, FaultTarget } from './faults.ts'
+export { type SimulatorEnvSource, simulatorEnv } from './env.ts'
+export type { FaultAction, FaultHandle, FaultMatch, FaultRule, Faults, FaultTarget } from './faults.ts'
 export { MIN_NODE, UnsupportedNodeError } from './runtime.ts'
 export {
   defaultSeed,
@@ -19,3 +27,9 @@ export {
   type SeedUser,
 } from './seed.ts'
 export { type RunningSimulator, type StartOptions, startSimulator } from './start.ts'
+export type { Id, StateData } from './state.ts'
+export type { DeliveryHandler } from './testing/deliver.ts'
+export { type FixtureOptions, type SimulatorFixture, setupSimulator } from './testing/fixture.ts'
+export { type SeedBuilder, seedBuilder, type TeamInput, type UserInput } from './testing/seed-builder.ts'
+export type { DeliveryFaults, WebhookSender, WebhookSenderOptions } from './webhooks/sender.ts'
+export { FOLDERS, MEMBERS, SPACES } from './world.ts'

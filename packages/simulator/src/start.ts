@@ -1,7 +1,9 @@
+import type { ServerOptions } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { createSimulatorApp, type SimulatorFetch, type SimulatorOptions } from './app.ts'
 import type { SimulatorControl } from './control.ts'
+import { OSS_SERVER_OPTIONS } from './oss/index.ts'
 import { assertSupportedNode } from './runtime.ts'
 
 export interface StartOptions extends SimulatorOptions {
@@ -33,9 +35,14 @@ export interface RunningSimulator {
   stop(): Promise<void>
 }
 
-function listen(fetch: SimulatorFetch, port: number, hostname: string): Promise<ServerType> {
+function listen(
+  fetch: SimulatorFetch,
+  port: number,
+  hostname: string,
+  serverOptions: ServerOptions = {},
+): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname }, () => resolve(server))
+    const server = serve({ fetch, port, hostname, serverOptions }, () => resolve(server))
     server.once('error', reject)
   })
 }
@@ -53,7 +60,7 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
   const host = options.host ?? '127.0.0.1'
   const sim = createSimulatorApp(options)
   const main = await listen(sim.fetch, options.port ?? 0, host)
-  const oss = await listen(sim.ossFetch, options.ossPort ?? 0, host)
+  const oss = await listen(sim.ossFetch, options.ossPort ?? 0, host, OSS_SERVER_OPTIONS)
   const origin = (server: ServerType) => {
     const { port } = server.address() as AddressInfo
     return { url: `http://${host}:${port}` }

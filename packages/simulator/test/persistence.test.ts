@@ -86,7 +86,7 @@ describe('service-sim', () => {
     expect(await exit).toBe(0)
   })
 
-  test('without --json it prints a readable summary with the keys a user needs', async () => {
+  test('without --json it prints the SERVICE_* variables the quick starts read', async () => {
     const { child, lines } = startCli([])
     const text: string[] = []
     await new Promise<void>((resolve) => {
@@ -96,10 +96,13 @@ describe('service-sim', () => {
       })
     })
     const out = text.join('\n')
-    expect(out).toMatch(/base_url\s+http:\/\/127\.0\.0\.1:\d+/)
-    expect(out).toMatch(/team API key\s+team_sk_/)
-    expect(out).toMatch(/open token\s+Bearer ot_/)
-    expect(out).toMatch(/subscription API key\s+sk_/)
+    expect(out).toMatch(/export SERVICE_BASE_URL=http:\/\/127\.0\.0\.1:\d+$/m)
+    expect(out).toMatch(/export SERVICE_OPEN_URL=http:\/\/127\.0\.0\.1:\d+$/m)
+    expect(out).toMatch(/export SERVICE_APP_URL=http:\/\/127\.0\.0\.1:\d+$/m)
+    expect(out).toMatch(/export SERVICE_TEAM_API_KEY=team_sk_\S+$/m)
+    expect(out).toMatch(/export SERVICE_OPEN_TOKEN_TYPE=Bearer$/m)
+    expect(out).toMatch(/export SERVICE_OPEN_TOKEN=ot_\S+$/m)
+    expect(out).toMatch(/export SERVICE_API_KEY=sk_\S+$/m)
     const exit = new Promise<number | null>((resolve) => child.once('exit', resolve))
     child.kill('SIGINT')
     expect(await exit).toBe(0)

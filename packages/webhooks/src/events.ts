@@ -14,14 +14,15 @@ export interface EventTimeFields {
 }
 
 /**
- * The folder-content callback (interface §6.2). It has no eventId: its key is a content hash. Its
+ * The folder-content callback. It has no eventId: its key is a content hash. Its
  * `eventTime` may be absent; `assets` may be null.
  */
 export type FolderContentEvent = Omit<FolderContentCallback, 'eventTime'> &
   Partial<Pick<EventTimeFields, 'eventTime'>> &
   Pick<EventTimeFields, 'eventTimeMs'>
 
-type WithTime<E> = E extends unknown ? Omit<E, 'eventTime'> & EventTimeFields : never
+/** An event with its `eventTime` read: the raw text and the epoch milliseconds (see {@link EventTimeFields}). */
+export type WithTime<E> = E extends unknown ? Omit<E, 'eventTime'> & EventTimeFields : never
 
 /** The five asset events (interface §6.3), their `payload` typed per eventType (and changeType). */
 export type AssetWebhookEvent = WithTime<AssetEvent>

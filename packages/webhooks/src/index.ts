@@ -1,7 +1,12 @@
 export type { RetryOptions } from './backoff.ts'
 export { DEFAULT_MAX_BODY_BYTES } from './body.ts'
 export { MAX_JSON_DEPTH } from './decode.ts'
-export { WebhookError, type WebhookErrorCode, WebhookHandlerError } from './errors.ts'
+export {
+  WebhookError,
+  type WebhookErrorCode,
+  WebhookHandlerError,
+  type WebhookHandlerErrorInit,
+} from './errors.ts'
 export type {
   AssetWebhookEvent,
   EventTimeFields,
@@ -11,9 +16,10 @@ export type {
   UnknownWebhookEvent,
   WebhookEvent,
   WebhookEventOf,
+  WithTime,
 } from './events.ts'
 export type { OrderBy } from './order-key.ts'
-export { isKnownEvent, parseWebhook } from './parse.ts'
+export { isKnownEvent, parseWebhook, type ReadOptions } from './parse.ts'
 export type { HandlerContext, WebhookHandler, WebhookHandlers } from './processor.ts'
 export type { Readiness } from './readiness.ts'
 export {
@@ -45,4 +51,5 @@ export {
 } from './stores/postgres.ts'
 export { type SqliteStoreOptions, sqliteStore } from './stores/sqlite.ts'
 export { generateWebhookToken } from './token.ts'
-export type { ProcessingOptions } from './worker.ts'
+export type { SchemaWarning } from './warnings.ts'
+export type { ProcessingOptions, WorkerClock } from './worker.ts'

@@ -1,4 +1,4 @@
-// Generated bodies of every kind the interface allows (any subset of the optional fields, nulls
+// Generated bodies of every kind the service documents (spec/openapi.yaml) (any subset of the optional fields, nulls
 // where the service sends them, enum values the SDK does not know, extra fields, ids beyond 2^53
 // as numbers or strings): each reaches its handler and onAny once, none is dead-lettered, and the
 // only warnings are about unknown enum values.
@@ -149,7 +149,7 @@ function eventId(numeric: boolean): bigint | string {
   return numeric ? 1951438207513255936n + BigInt(serial) : `evt-${serial}`
 }
 
-describe('bodies the interface allows', () => {
+describe('bodies the service documents', () => {
   it('each is handled once, by its handler and onAny; none is dead-lettered', async () => {
     const receiver = createWebhookReceiver({
       token,

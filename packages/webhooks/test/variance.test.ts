@@ -1,15 +1,19 @@
-// Everything the interface allows, through the real receiver and the real SQLite store (and the
+// Everything the service documents (spec/openapi.yaml), through the real receiver and the real SQLite store (and the
 // memory store): unknown enum values, nulls, missing optional fields, extra fields (prototype
 // names included), 19-digit ids as numbers and as strings. Every event reaches the handler for
 // its type and onAny exactly once, and none is dead-lettered.
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { postgresOrSkip } from '@service-sdk/testkit'
+import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { WebhookEvent } from '../src/events.ts'
 import { createWebhookReceiver, type HandlerContext } from '../src/receiver.ts'
 import type { WebhookStore } from '../src/store.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
+import { postgresStore } from '../src/stores/postgres.ts'
 import { sqliteStore } from '../src/stores/sqlite.ts'
 import { generateWebhookToken } from '../src/token.ts'
 import { post } from './helpers.ts'
@@ -184,7 +188,7 @@ const STORES: Array<[string, () => WebhookStore]> = [
   ['memory', () => memoryStoreForTests()],
 ]
 
-describe.each(STORES)('every variant the interface allows, %s store', (_name, makeStore) => {
+describe.each(STORES)('every variant the service documents, %s store', (_name, makeStore) => {
   it('reaches the handler for its type and onAny exactly once; nothing is dead-lettered', async () => {
     const receiver = createWebhookReceiver({ token, store: makeStore(), processing: { autoStart: false } })
     const typed: Array<{ event: WebhookEvent; context: HandlerContext }> = []
@@ -289,37 +293,66 @@ describe('what the variants deliver', () => {
   })
 })
 
-describe('events dead-lettered for their schema before this version', () => {
-  it('are re-queued and then reach their handler (SQLite, across receivers)', async () => {
-    const path = join(dir, 'requeue.sqlite')
-    const bodies = VARIANTS.filter((v) => v.warns.length > 0).map((v) => v.body)
-
-    // What earlier versions did, and what `strict: true` still does: store, then dead-letter.
-    const before = createWebhookReceiver({
-      token,
-      store: sqliteStore(path),
-      strict: true,
-      processing: { autoStart: false },
-    })
-    const refused: unknown[] = []
-    before.onAny((event) => void refused.push(event))
-    for (const body of bodies) expect((await post(before, token, body)).status).toBe(200)
-    await before.drain()
-    await before.close()
-    expect(refused).toEqual([])
-
-    const after = createWebhookReceiver({ token, store: sqliteStore(path), processing: { autoStart: false } })
-    const dead = await after.events.list({ status: 'dead' })
-    expect(dead).toHaveLength(bodies.length)
-    expect(dead.every((e) => /a value this SDK does not know/.test(e.lastError ?? ''))).toBe(true)
-
-    const runs: HandlerContext[] = []
-    after.onAny((_event, context) => void runs.push(context))
-    expect(await after.events.requeue()).toBe(bodies.length)
-    await after.drain()
-    expect(runs.map((r) => r.key).sort()).toEqual(dead.map((e) => e.key).sort())
-    expect(runs.every((r) => r.attempt === 1 && r.warnings.length > 0)).toBe(true)
-    expect(await after.events.counts()).toMatchObject({ done: bodies.length, dead: 0 })
-    await after.close()
-  })
+const postgres = await postgresOrSkip()
+const pgSchema = `webhooks_variance_${randomBytes(6).toString('hex')}`
+afterAll(async () => {
+  if (!postgres.available) return
+  const admin = new pg.Pool({ connectionString: postgres.url, max: 1 })
+  await admin.query(`DROP SCHEMA IF EXISTS "${pgSchema}" CASCADE`)
+  await admin.end()
 })
+
+/** Opens the same inbox again each time it is called (a process restarted on a new version). */
+const INBOXES: Array<[string, boolean, () => () => WebhookStore]> = [
+  [
+    'SQLite',
+    true,
+    () => {
+      const path = join(dir, `requeue-${randomBytes(4).toString('hex')}.sqlite`)
+      return () => sqliteStore(path)
+    },
+  ],
+  [
+    'PostgreSQL',
+    postgres.available,
+    () => () => postgresStore(postgres.url, { schema: pgSchema, table: 'requeue' }),
+  ],
+]
+
+describe.each(INBOXES)(
+  'events dead-lettered for their schema before this version, %s',
+  (_name, available, inbox) => {
+    it.skipIf(!available)('are re-queued and then reach their handler, across receivers', async () => {
+      const open = inbox()
+      const bodies = VARIANTS.filter((v) => v.warns.length > 0).map((v) => v.body)
+
+      // What earlier versions did, and what `strict: true` still does: store, then dead-letter.
+      const before = createWebhookReceiver({
+        token,
+        store: open(),
+        strict: true,
+        processing: { autoStart: false },
+      })
+      const refused: unknown[] = []
+      before.onAny((event) => void refused.push(event))
+      for (const body of bodies) expect((await post(before, token, body)).status).toBe(200)
+      await before.drain()
+      await before.close()
+      expect(refused).toEqual([])
+
+      const after = createWebhookReceiver({ token, store: open(), processing: { autoStart: false } })
+      const dead = await after.events.list({ status: 'dead' })
+      expect(dead).toHaveLength(bodies.length)
+      expect(dead.every((e) => /a value this SDK does not know/.test(e.lastError ?? ''))).toBe(true)
+
+      const runs: HandlerContext[] = []
+      after.onAny((_event, context) => void runs.push(context))
+      expect(await after.events.requeue()).toBe(bodies.length)
+      await after.drain()
+      expect(runs.map((r) => r.key).sort()).toEqual(dead.map((e) => e.key).sort())
+      expect(runs.every((r) => r.attempt === 1 && r.warnings.length > 0)).toBe(true)
+      expect(await after.events.counts()).toMatchObject({ done: bodies.length, dead: 0 })
+      await after.close()
+    })
+  },
+)

@@ -116,6 +116,12 @@ export interface UploadUpdate {
   phase: 'receiving' | 'credentials' | 'uploading' | 'saving' | 'done'
   loaded: number
   total: number | null
+  /** Smoothed bytes per second while uploading (null before the first sample and while paused). */
+  rate?: number | null
+  /** Estimated milliseconds left at `rate` (null while unknown). */
+  etaMs?: number | null
+  /** The upload is paused (`POST /api/uploads/:id/pause`). */
+  paused?: boolean
   asset?: SavedAsset
   error?: ApiError
 }

@@ -3,7 +3,7 @@ import { parse } from '../api/client.ts'
 import type { SavedAsset, Space, UploadResponse, UploadUpdate } from '../api/types.ts'
 import type { Page, PageContext } from '../context.ts'
 import { announce, h, icon, render } from '../dom.ts'
-import { formatBytes, shortId } from '../format.ts'
+import { formatBytes, formatEta, formatRate, shortId } from '../format.ts'
 import { alertBox, apiError, badge, busy, button, card, emptyState, field, pageHeader } from '../ui.ts'
 
 /** Files going up through the server at once (each holds a connection; the browser allows 6). */
@@ -397,6 +397,24 @@ function flowTwo(context: PageContext) {
     item.controller.abort()
   }
 
+  /** Pause or resume on the server: parts sending finish, no new one starts. */
+  const setPaused = (item: Item, paused: boolean) => {
+    void fetch(`/api/uploads/${encodeURIComponent(item.id)}/${paused ? 'pause' : 'resume'}`, {
+      method: 'POST',
+      headers: { 'x-demo-client': context.live.clientId },
+    }).catch(() => {})
+  }
+  /** A failed or cancelled file goes back in the queue: the page sends it again (a new upload). */
+  const retry = (item: Item) => {
+    item.id = crypto.randomUUID()
+    item.controller = new AbortController()
+    item.state = 'queued'
+    item.update = undefined
+    delete item.error
+    paint(item)
+    pump()
+  }
+
   const paint = (item: Item) => {
     const update = item.update
     const total = update?.total ?? item.file.size
@@ -414,7 +432,16 @@ function flowTwo(context: PageContext) {
             case 'credentials':
               return 'Getting upload credentials…'
             case 'uploading':
-              return `Uploading ${percent}% · ${formatBytes(loaded)} of ${formatBytes(total)}`
+              if (update.paused)
+                return `Paused at ${percent}% · ${formatBytes(loaded)} of ${formatBytes(total)}`
+              return [
+                `Uploading ${percent}%`,
+                `${formatBytes(loaded)} of ${formatBytes(total)}`,
+                update.rate ? formatRate(update.rate) : undefined,
+                update.etaMs !== null && update.etaMs !== undefined ? formatEta(update.etaMs) : undefined,
+              ]
+                .filter(Boolean)
+                .join(' · ')
             case 'saving':
               return 'Saving the asset…'
             default:
@@ -482,6 +509,26 @@ function flowTwo(context: PageContext) {
               icon('external'),
               'Open asset',
             )
+          : null,
+        item.state === 'running' && update?.phase === 'uploading'
+          ? update.paused
+            ? button('Resume', () => setPaused(item, false), {
+                small: true,
+                variant: 'secondary',
+                ariaLabel: `Resume ${item.file.name}`,
+              })
+            : button('Pause', () => setPaused(item, true), {
+                small: true,
+                variant: 'ghost',
+                ariaLabel: `Pause ${item.file.name}`,
+              })
+          : null,
+        item.state === 'failed' || item.state === 'cancelled'
+          ? button('Retry', () => retry(item), {
+              small: true,
+              variant: 'secondary',
+              ariaLabel: `Retry ${item.file.name}`,
+            })
           : null,
         item.state === 'queued' || item.state === 'running'
           ? button([icon('x'), 'Cancel'], () => cancel(item), {

@@ -62,6 +62,7 @@ export const checkpointSchema = z.object({
       number: z.number().int().min(1).max(10_000),
       etag: z.string(),
       size: z.number().int().nonnegative(),
+      crc: z.string().regex(/^\d+$/).optional(),
     }),
   ),
   uploaded: z.boolean().optional(),

@@ -1,4 +1,5 @@
 import { type Logger, ServiceValidationError, UploadError } from '@service-sdk/core'
+import { crc64Combine } from './crc64.ts'
 import { abortable } from './credentials-cache.ts'
 import { MAX_PARTS } from './options.ts'
 import { type DonePart, isOssFailure, type OssBody, type OssClient } from './oss-adapter.ts'
@@ -108,8 +109,8 @@ export interface MultipartContext {
 export async function sendMultipart(
   ctx: MultipartContext,
   feed: (stored: ReadonlySet<number>) => PartFeed,
-  resume: { uploadId: string; expectedSize(part: number): number } | undefined,
-): Promise<{ uploadId: string; size: number }> {
+  resume: ResumeParts | undefined,
+): Promise<{ uploadId: string; size: number; reportedCrc: string | undefined; crc: bigint | undefined }> {
   const { key, call } = ctx
   const done = new Map<number, DonePart>()
   let uploadId = resume?.uploadId
@@ -117,7 +118,8 @@ export async function sendMultipart(
     try {
       const listed = await call({ op: 'ListParts' }, (c) => c.listParts(key, resume.uploadId))
       for (const part of listed)
-        if (part.size === resume.expectedSize(part.number)) done.set(part.number, part)
+        if (part.size === resume.expectedSize(part.number))
+          done.set(part.number, { ...part, crc: await resume.crcOf(part) })
       ctx.logger.info('upload: resuming a multipart upload', { key, partsStored: done.size })
     } catch (error) {
       if (!(UploadError.isInstance(error) && error.ossCode === 'NoSuchUpload')) throw error
@@ -134,7 +136,7 @@ export async function sendMultipart(
   const id = uploadId
   const sorted = () => [...done.values()].sort((a, b) => a.number - b.number)
   await ctx.onState({ uploadId: id, parts: sorted() })
-  for (const part of done.values()) ctx.progress.stored(part.number, part.size)
+  for (const part of done.values()) ctx.progress.already(part.size)
 
   const parts = feed(new Set(done.keys()))
   const worker = async () => {
@@ -142,10 +144,10 @@ export async function sendMultipart(
       ctx.stop.signal.throwIfAborted()
       const job = await parts.next()
       if (!job) return
-      const etag = await call({ op: 'UploadPart', partNumber: job.number }, (client) =>
+      const { etag, crc } = await call({ op: 'UploadPart', partNumber: job.number }, (client) =>
         sendPart(client, ctx, id, job),
       )
-      done.set(job.number, { number: job.number, etag, size: job.size })
+      done.set(job.number, { number: job.number, etag, size: job.size, crc: String(crc) })
       ctx.progress.stored(job.number, job.size)
       void ctx.onState({ uploadId: id, parts: sorted() })
     }
@@ -166,18 +168,35 @@ export async function sendMultipart(
   const all = sorted()
   const size = all.reduce((sum, p) => sum + p.size, 0)
   let sent = false
-  await call({ op: 'CompleteMultipartUpload' }, async (client) => {
+  const reportedCrc = await call({ op: 'CompleteMultipartUpload' }, async (client) => {
     try {
-      await client.complete(key, id, all)
+      return await client.complete(key, id, all)
     } catch (error) {
-      // An earlier attempt completed it and only its answer was lost.
-      if (sent && isOssFailure(error, 'NoSuchUpload') && (await client.size(key)) === size) return
+      // An earlier attempt completed it and only its answer was lost (its CRC with it).
+      if (sent && isOssFailure(error, 'NoSuchUpload') && (await client.size(key)) === size) return undefined
       throw error
     } finally {
       sent = true
     }
   })
-  return { uploadId: id, size }
+  return { uploadId: id, size, reportedCrc, crc: objectCrc(all) }
+}
+
+/** A resumed upload: its id, the size each part must have, and the CRC of a part already stored. */
+export interface ResumeParts {
+  uploadId: string
+  expectedSize(part: number): number
+  crcOf(part: DonePart): Promise<string | undefined>
+}
+
+/** The object's CRC-64 from its parts' (zlib's combine), or `undefined` when one is unknown. */
+export function objectCrc(parts: readonly DonePart[]): bigint | undefined {
+  let crc = 0n
+  for (const part of parts) {
+    if (part.crc === undefined) return undefined
+    crc = crc64Combine(crc, BigInt(part.crc), part.size)
+  }
+  return crc
 }
 
 async function sendPart(
@@ -185,11 +204,12 @@ async function sendPart(
   ctx: MultipartContext,
   uploadId: string,
   job: PartJob,
-): Promise<string> {
+): Promise<{ etag: string; crc: bigint }> {
   ctx.progress.restart(job.number)
   const body = job.body()
   try {
-    return await client.uploadPart(ctx.key, uploadId, job.number, body)
+    const etag = await client.uploadPart(ctx.key, uploadId, job.number, body)
+    return { etag, crc: await body.checksum() }
   } catch (error) {
     throw body.failure === undefined ? error : sourceError(body.failure, job.number)
   }

@@ -9,13 +9,22 @@ import {
 } from '@service-sdk/core'
 import { createCheckpointWriter, loadCheckpoint, type UploadCheckpoint } from './checkpoint.ts'
 import type { CredentialsCache } from './credentials-cache.ts'
+import type { Gate } from './gate.ts'
 import { IMAGE_HEAD_BYTES, type ImageSize, imageSize } from './image-size.ts'
+import { type SentObject, verifyObject } from './integrity.ts'
 import { directoryPrefix, MAX_KEY_BYTES, splitFileName, uniqueKey } from './key.ts'
-import { randomAccessFeed, readSource, sendMultipart, sequentialFeed, sourceError } from './multipart.ts'
+import {
+  type ResumeParts,
+  randomAccessFeed,
+  readSource,
+  sendMultipart,
+  sequentialFeed,
+  sourceError,
+} from './multipart.ts'
 import { type AssetFields, defined, MAX_PARTS, type TransferSettings } from './options.ts'
-import { endpointUrl, type OssBody } from './oss-adapter.ts'
+import { type DonePart, endpointUrl, type OssBody } from './oss-adapter.ts'
 import { createOssCaller, type OssCaller } from './oss-call.ts'
-import type { PreparedSource, UploadPlatform } from './platform.ts'
+import type { PreparedSource, RandomAccessSource, UploadPlatform } from './platform.ts'
 import type { ProgressTracker } from './progress.ts'
 import { createOssSession, type OssSession } from './session.ts'
 
@@ -25,12 +34,19 @@ export interface EngineDeps {
   logger: Logger
 }
 
-/** What the handle shows and the cleanup needs. */
+/** Where a multipart upload stands, kept in memory for `retry()` (a checkpoint without the source). */
+export type ResumePoint = Omit<UploadCheckpoint, 'version' | 'source'>
+
+/** What the handle shows, what a retry continues from, and what the cleanup needs. */
 export interface UploadState {
   key?: string
-  uploadId?: string
+  uploadId?: string | undefined
   /** The object is complete in the storage. */
   completed: boolean
+  /** The latest state of the object upload, for a retry in this process. */
+  point?: ResumePoint | undefined
+  /** After a failure that kept its parts: abort the multipart upload and remove the checkpoint. */
+  discard?: (() => Promise<void>) | undefined
 }
 
 export interface ObjectJob {
@@ -39,7 +55,11 @@ export interface ObjectJob {
   /** Key below the credentials' directory, when the caller chose one. */
   key: string | undefined
   transfer: TransferSettings
+  /** This attempt's controller: a failure or an abort stops every request of it. */
   stop: AbortController
+  /** The caller's abort (`abort()`, `signal`): a failure after it keeps nothing. */
+  cancelled: AbortSignal
+  gate: Gate | undefined
   progress: ProgressTracker
   state: UploadState
 }
@@ -104,8 +124,10 @@ export async function prepareObject(deps: EngineDeps, job: ObjectJob): Promise<P
 
 /**
  * Sends the object: one PUT when it fits in a part, otherwise a multipart upload with parallel
- * parts; resumes from a checkpoint when there is one. On failure or abort, the multipart upload
- * is aborted on the server and the checkpoint removed, then the reason is thrown.
+ * parts; resumes from `state.point` (a retry) or a checkpoint when there is one. On failure the
+ * stored parts and the checkpoint are kept for a retry (`keepPartsOnFailure`, files and bytes
+ * only); on abort, or when they are not kept, the multipart upload is aborted on the server and
+ * the checkpoint removed. Then the reason is thrown.
  */
 export async function sendObject(
   deps: EngineDeps,
@@ -113,117 +135,166 @@ export async function sendObject(
   prepared: PreparedObject,
 ): Promise<UploadedObject> {
   const { source } = prepared
-  const { stop, progress, state, transfer } = job
+  const { stop, state, transfer } = job
   const signal = stop.signal
-  const http = deps.platform.http({
+  const session = createOssSession({
+    credentials: deps.credentials,
+    http: deps.platform.http({
+      signal,
+      timeoutMs: transfer.timeoutMs,
+      onBodyBytes: (part, bytes) => job.progress.sent(part, bytes),
+    }),
     signal,
-    timeoutMs: transfer.timeoutMs,
-    onBodyBytes: (part, bytes) => progress.sent(part, bytes),
+    logger: deps.logger,
   })
-  const session = createOssSession({ credentials: deps.credentials, http, signal, logger: deps.logger })
-  const call = createOssCaller({ session, retry: transfer.retry, signal, logger: deps.logger })
+  const call = createOssCaller({
+    session,
+    retry: transfer.retry,
+    signal,
+    logger: deps.logger,
+    gate: job.gate,
+  })
   const fingerprint = transfer.checkpoint ? source.fingerprint : undefined
   const writer =
     transfer.checkpoint && fingerprint
       ? createCheckpointWriter(transfer.checkpoint, fingerprint, deps.logger)
       : undefined
-  const saved =
-    transfer.checkpoint && fingerprint
-      ? await loadCheckpoint(transfer.checkpoint, fingerprint, deps.logger)
-      : undefined
-
+  state.discard = undefined
+  job.progress.begin()
   try {
-    const lease = await session.lease()
-    const credential = lease.entry.credential
-    const dir = directoryPrefix(credential.dir)
-    const resume =
-      saved &&
-      saved.endpoint === endpointUrl(credential.endPoint) &&
-      saved.bucket === credential.bucket &&
-      saved.key.startsWith(dir)
-        ? saved
-        : undefined
-    if (saved && !resume)
-      deps.logger.warn('upload: the checkpoint is for another storage or directory; starting over')
-    const key = resume?.key ?? (job.key === undefined ? uniqueKey(dir, prepared.fileName) : dir + job.key)
-    if (new TextEncoder().encode(key).byteLength > MAX_KEY_BYTES) {
-      throw new ServiceValidationError('upload options', [
-        { path: 'key', message: `with the directory "${dir}" the key is longer than ${MAX_KEY_BYTES} bytes` },
-      ])
-    }
-    state.key = key
-    progress.key(key)
-    const checkpoint = (change: Partial<UploadCheckpoint>, partSize: number): UploadCheckpoint => ({
-      version: 1,
-      source: fingerprint as NonNullable<typeof fingerprint>,
-      endpoint: endpointUrl(credential.endPoint),
-      bucket: credential.bucket,
-      key,
-      partSize,
-      parts: [],
-      ...(state.uploadId === undefined ? {} : { uploadId: state.uploadId }),
-      ...change,
-    })
-
-    let size: number
-    if (
-      resume?.uploaded &&
-      source.kind === 'random' &&
-      (await call({ op: 'HeadObject' }, (c) => c.size(key))) === source.size
-    ) {
-      // Uploaded before a crash; only material-save was left.
-      progress.total(source.size)
-      progress.stored(0, source.size)
-      size = source.size
-    } else {
-      progress.phase('uploading')
-      size = await send(deps, job, prepared, {
-        key,
-        call,
-        session,
-        resume: resume?.uploaded ? undefined : resume,
-        save: writer ? (change, partSize) => writer.save(checkpoint(change, partSize)) : undefined,
-      })
-    }
-    state.completed = true
-    await writer?.save(checkpoint({ uploaded: true }, resume?.partSize ?? transfer.partSize))
-
-    const dimensions =
-      prepared.size ??
-      (source.kind === 'sequential' && IMAGE_EXTENSIONS.has(prepared.extension.toLowerCase())
-        ? imageSize(source.head())
-        : undefined)
-    const material = defined({
-      key,
-      folderId: job.fields.folderId,
-      name: prepared.name,
-      extension: prepared.extension,
-      size,
-      width: job.fields.width ?? dimensions?.width,
-      height: job.fields.height ?? dimensions?.height,
-      description: job.fields.description,
-      tags: job.fields.tags,
-      link: job.fields.link,
-    }) as MaterialInput
-    return { material, finish: () => writer?.remove() ?? Promise.resolve() }
+    return await sendTo(deps, job, prepared, { call, session, writer })
   } catch (error) {
     const reason = signal.aborted ? signal.reason : error
     if (!signal.aborted) stop.abort(reason)
     if (source.kind === 'sequential') source.cancel()
-    if (state.uploadId !== undefined && !state.completed && state.key !== undefined) {
-      await abortOnServer(deps, transfer, state.key, state.uploadId)
+    const open = state.uploadId !== undefined && !state.completed && state.key !== undefined
+    const discard = async () => {
+      state.discard = undefined
+      state.point = undefined
+      if (open) await abortOnServer(deps, transfer, state.key as string, state.uploadId as string)
+      if (!state.completed) await writer?.remove()
     }
-    if (!state.completed) await writer?.remove()
+    if (open && transfer.keepPartsOnFailure && !job.cancelled.aborted && source.kind === 'random') {
+      state.discard = discard
+      deps.logger.info('upload: failed; its stored parts and checkpoint are kept for a retry', {
+        key: state.key,
+        uploadId: state.uploadId,
+      })
+    } else await discard()
     throw reason
   }
+}
+
+async function sendTo(
+  deps: EngineDeps,
+  job: ObjectJob,
+  prepared: PreparedObject,
+  io: { call: OssCaller; session: OssSession; writer: ReturnType<typeof createCheckpointWriter> | undefined },
+): Promise<UploadedObject> {
+  const { source } = prepared
+  const { progress, state, transfer } = job
+  const { call, session, writer } = io
+  const saved =
+    state.point ??
+    (transfer.checkpoint && writer && source.fingerprint
+      ? await loadCheckpoint(transfer.checkpoint, source.fingerprint, deps.logger)
+      : undefined)
+  const lease = await session.lease()
+  const credential = lease.entry.credential
+  const dir = directoryPrefix(credential.dir)
+  const resume =
+    saved &&
+    saved.endpoint === endpointUrl(credential.endPoint) &&
+    saved.bucket === credential.bucket &&
+    saved.key.startsWith(dir)
+      ? saved
+      : undefined
+  if (saved && !resume)
+    deps.logger.warn('upload: the checkpoint is for another storage or directory; starting over')
+  const key = resume?.key ?? (job.key === undefined ? uniqueKey(dir, prepared.fileName) : dir + job.key)
+  if (new TextEncoder().encode(key).byteLength > MAX_KEY_BYTES) {
+    throw new ServiceValidationError('upload options', [
+      { path: 'key', message: `with the directory "${dir}" the key is longer than ${MAX_KEY_BYTES} bytes` },
+    ])
+  }
+  state.key = key
+  progress.key(key)
+  const point = (change: Partial<ResumePoint>, partSize: number): ResumePoint => ({
+    endpoint: endpointUrl(credential.endPoint),
+    bucket: credential.bucket,
+    key,
+    partSize,
+    parts: [],
+    ...(state.uploadId === undefined ? {} : { uploadId: state.uploadId }),
+    ...change,
+  })
+  const save = (change: Partial<ResumePoint>, partSize: number) => {
+    state.point = point(change, partSize)
+    const fingerprint = source.fingerprint
+    return writer && fingerprint
+      ? writer.save({ version: 1, source: fingerprint, ...state.point })
+      : undefined
+  }
+
+  let size: number
+  if (
+    resume?.uploaded &&
+    source.kind === 'random' &&
+    (await call({ op: 'HeadObject' }, (c) => c.size(key))) === source.size
+  ) {
+    // Uploaded before a crash or a failed save; only material-save was left.
+    progress.total(source.size)
+    progress.already(source.size)
+    size = source.size
+  } else {
+    progress.phase('uploading')
+    const sent = await send(deps, job, prepared, {
+      key,
+      call,
+      session,
+      resume: resume?.uploaded ? undefined : resume,
+      save,
+    })
+    try {
+      await verifyObject(sent, { key, call, logger: deps.logger })
+    } catch (error) {
+      // The object is gone: a retry starts over.
+      state.point = undefined
+      state.uploadId = undefined
+      await writer?.remove()
+      throw error
+    }
+    size = sent.size
+  }
+  state.completed = true
+  await save({ uploaded: true }, resume?.partSize ?? transfer.partSize)
+
+  const dimensions =
+    prepared.size ??
+    (source.kind === 'sequential' && IMAGE_EXTENSIONS.has(prepared.extension.toLowerCase())
+      ? imageSize(source.head())
+      : undefined)
+  const material = defined({
+    key,
+    folderId: job.fields.folderId,
+    name: prepared.name,
+    extension: prepared.extension,
+    size,
+    width: job.fields.width ?? dimensions?.width,
+    height: job.fields.height ?? dimensions?.height,
+    description: job.fields.description,
+    tags: job.fields.tags,
+    link: job.fields.link,
+  }) as MaterialInput
+  return { material, finish: () => writer?.remove() ?? Promise.resolve() }
 }
 
 interface SendContext {
   key: string
   call: OssCaller
   session: OssSession
-  resume: UploadCheckpoint | undefined
-  save: ((change: Partial<UploadCheckpoint>, partSize: number) => Promise<void>) | undefined
+  resume: ResumePoint | undefined
+  save: (change: Partial<ResumePoint>, partSize: number) => Promise<void> | undefined
 }
 
 async function send(
@@ -231,26 +302,29 @@ async function send(
   job: ObjectJob,
   prepared: PreparedObject,
   ctx: SendContext,
-): Promise<number> {
+): Promise<SentObject> {
   const { source } = prepared
   const { progress, transfer, state } = job
 
-  const put = async (size: number, body: () => OssBody) => {
-    await ctx.call({ op: 'PutObject' }, async (client) => {
+  const put = async (size: number, body: () => OssBody): Promise<SentObject> => {
+    let made: OssBody | undefined
+    const reported = await ctx.call({ op: 'PutObject' }, async (client) => {
       progress.restart(0)
-      const made = body()
+      made = body()
       try {
-        await client.put(ctx.key, made)
+        return await client.put(ctx.key, made)
       } catch (error) {
         throw made.failure === undefined ? error : sourceError(made.failure)
       }
     })
     progress.stored(0, size)
-    return size
+    return { size, crc: await made?.checksum(), reported }
   }
-  const multipart = async (partSize: number, feed: Parameters<typeof sendMultipart>[1]) => {
+  const multipart = async (
+    partSize: number,
+    feed: Parameters<typeof sendMultipart>[1],
+  ): Promise<SentObject> => {
     if (ctx.resume?.uploadId) state.uploadId = ctx.resume.uploadId
-    const total = source.kind === 'random' ? source.size : undefined
     const result = await sendMultipart(
       {
         key: ctx.key,
@@ -261,18 +335,15 @@ async function send(
         logger: deps.logger,
         onState: ({ uploadId, parts }) => {
           state.uploadId = uploadId
-          return ctx.save?.({ uploadId, parts }, partSize)
+          return ctx.save({ uploadId, parts }, partSize)
         },
       },
       feed,
-      ctx.resume?.uploadId && total !== undefined
-        ? {
-            uploadId: ctx.resume.uploadId,
-            expectedSize: (n) => Math.max(0, Math.min(partSize, total - (n - 1) * partSize)),
-          }
+      ctx.resume?.uploadId && source.kind === 'random'
+        ? resumeParts(source, ctx.resume.uploadId, partSize, ctx.resume.parts)
         : undefined,
     )
-    return result.size
+    return { size: result.size, crc: result.crc, reported: result.reportedCrc }
   }
 
   if (source.kind === 'random') {
@@ -289,12 +360,33 @@ async function send(
     progress.total(firstSize)
     return put(firstSize, () => source.body(first, firstSize))
   }
-  const size = await multipart(transfer.partSize, () => {
-    const feed = sequentialFeed(source, transfer.partSize, first, job.stop.signal)
-    return feed
-  })
-  progress.total(size)
-  return size
+  const sent = await multipart(transfer.partSize, () =>
+    sequentialFeed(source, transfer.partSize, first, job.stop.signal),
+  )
+  progress.total(sent.size)
+  return sent
+}
+
+/**
+ * The parts of a resumed upload: the size each must have, and each stored part's CRC, from the
+ * checkpoint when it names the same part (same ETag), otherwise read again from the source.
+ */
+function resumeParts(
+  source: RandomAccessSource,
+  uploadId: string,
+  partSize: number,
+  known: readonly DonePart[],
+): ResumeParts {
+  const start = (n: number) => (n - 1) * partSize
+  const end = (n: number) => Math.min(source.size, n * partSize)
+  return {
+    uploadId,
+    expectedSize: (n) => Math.max(0, end(n) - start(n)),
+    async crcOf(part) {
+      const saved = known.find((k) => k.number === part.number && k.etag === part.etag)?.crc
+      return saved ?? String(await source.checksum(start(part.number), end(part.number)))
+    },
+  }
 }
 
 /** A part size that keeps the object within OSS's 10,000 parts (whole MiB when grown). */

@@ -2,7 +2,6 @@ import { idSchema, parseInput, ServiceValidationError, type ValidationIssue } fr
 import { z } from 'zod'
 import type { CheckpointStore } from './checkpoint.ts'
 import { refuseRelativeKey } from './key.ts'
-import { DEFAULT_UPLOAD_RETRY, type UploadRetryPolicy } from './oss-call.ts'
 import type { UploadPlatform } from './platform.ts'
 import type { UploadDefaults } from './types.ts'
 
@@ -12,6 +11,19 @@ const MiB = 1024 * KiB
 export const MIN_PART_SIZE = 100 * KiB
 export const MAX_PART_SIZE = 5 * 1024 * MiB
 export const MAX_PARTS = 10_000
+
+export interface UploadRetryPolicy {
+  /** Retries after the first attempt of one request. */
+  maxRetries: number
+  initialDelayMs: number
+  maxDelayMs: number
+}
+
+export const DEFAULT_UPLOAD_RETRY: UploadRetryPolicy = {
+  maxRetries: 3,
+  initialDelayMs: 500,
+  maxDelayMs: 8_000,
+}
 
 export const DEFAULTS = {
   partSize: 8 * MiB,
@@ -63,6 +75,7 @@ const transferShape = {
   retry: retry.optional(),
   timeoutMs: z.number().positive().optional(),
   checkpoint: z.union([text, checkpointStore]).optional(),
+  keepPartsOnFailure: z.boolean().optional(),
   signal: signal.optional(),
 }
 
@@ -128,6 +141,8 @@ export interface TransferSettings {
   retry: UploadRetryPolicy
   timeoutMs: number
   checkpoint: CheckpointStore | undefined
+  /** A failed multipart upload keeps its parts and checkpoint for a retry. */
+  keepPartsOnFailure: boolean
 }
 
 export interface ResolvedDefaults {
@@ -167,8 +182,10 @@ export function transferSettings(
   options: { [K in keyof typeof transferShape]?: z.output<(typeof transferShape)[K]> },
   defaults: ResolvedDefaults,
   platform: UploadPlatform,
+  keepPartsByDefault = true,
 ): TransferSettings {
   return {
+    keepPartsOnFailure: options.keepPartsOnFailure ?? keepPartsByDefault,
     partSize: options.partSize ?? defaults.partSize,
     parallel: options.parallel ?? defaults.parallel,
     retry: retryPolicy(options.retry, defaults.retry),
@@ -196,3 +213,8 @@ export function defined<T extends Record<string, unknown>>(
 ): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never
 }
+
+export const cleanupOptionsSchema = z.strictObject({
+  olderThanMs: z.number().min(0, 'must not be negative').optional(),
+  signal: signal.optional(),
+})

@@ -1,19 +1,8 @@
 import { type Logger, UploadError } from '@service-sdk/core'
+import type { Gate } from './gate.ts'
+import type { UploadRetryPolicy } from './options.ts'
 import { type OssClient, OssFailure } from './oss-adapter.ts'
 import type { Lease, OssSession } from './session.ts'
-
-export interface UploadRetryPolicy {
-  /** Retries after the first attempt of one request. */
-  maxRetries: number
-  initialDelayMs: number
-  maxDelayMs: number
-}
-
-export const DEFAULT_UPLOAD_RETRY: UploadRetryPolicy = {
-  maxRetries: 3,
-  initialDelayMs: 500,
-  maxDelayMs: 8_000,
-}
 
 /** Fresh credentials tried in a row for one request before giving up. */
 const MAX_RENEWALS = 3
@@ -40,15 +29,19 @@ export function createOssCaller(deps: {
   retry: UploadRetryPolicy
   signal: AbortSignal
   logger: Logger
+  /** The upload's pause gate: every attempt waits while paused. */
+  gate?: Gate | undefined
 }): OssCaller {
+  const { gate } = deps
   return async (operation, run) => {
     let retries = 0
     let renewals = 0
     for (;;) {
       deps.signal.throwIfAborted()
+      if (gate) await gate.pass(deps.signal)
       const lease = await deps.session.lease()
       try {
-        return await run(lease.client, lease)
+        return await (gate ? gate.track(() => run(lease.client, lease)) : run(lease.client, lease))
       } catch (error) {
         if (deps.signal.aborted) throw deps.signal.reason
         if (!(error instanceof OssFailure)) throw error

@@ -1,4 +1,5 @@
 import type { CheckpointStore, SourceFingerprint } from './checkpoint.ts'
+import { createCrc64 } from './crc64.ts'
 import type { OssBody, OssHttp } from './oss-adapter.ts'
 
 /**
@@ -59,6 +60,8 @@ export interface RandomAccessSource extends SourceBase {
   body(start: number, end: number): OssBody
   /** Up to the first `bytes` bytes (image dimensions). */
   head(bytes: number): Promise<Uint8Array>
+  /** The CRC-64 of bytes [start, end), read again (parts stored before a resume). */
+  checksum(start: number, end: number): Promise<bigint>
 }
 
 /** Bytes that arrive once, in order: a stream. Parts are held in memory until sent. */
@@ -95,5 +98,15 @@ export function blobSource(blob: Blob, body: RandomAccessSource['body']): Random
       : undefined,
     body,
     head: async (bytes) => new Uint8Array(await blob.slice(0, bytes).arrayBuffer()),
+    checksum: (start, end) => blobChecksum(blob, start, end),
   }
+}
+
+/** The CRC-64 of a Blob's bytes [start, end), read 4 MiB at a time. */
+export async function blobChecksum(blob: Blob, start: number, end: number): Promise<bigint> {
+  const crc = createCrc64()
+  for (let at = start; at < end; at += 4 * 1024 * 1024) {
+    crc.update(new Uint8Array(await blob.slice(at, Math.min(end, at + 4 * 1024 * 1024)).arrayBuffer()))
+  }
+  return crc.value()
 }

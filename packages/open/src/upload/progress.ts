@@ -1,4 +1,5 @@
 import type { Logger } from '@service-sdk/core'
+import { createRateMeter, etaMs } from './rate.ts'
 
 export type UploadPhase = 'credentials' | 'uploading' | 'saving' | 'done'
 
@@ -15,6 +16,15 @@ export interface UploadProgress {
   total: number | undefined
   /** The object key, once known. */
   key: string | undefined
+  /**
+   * Smoothed sending rate in bytes per second (a moving average over half-second samples);
+   * `undefined` until the first sample, and while paused.
+   */
+  rate: number | undefined
+  /** Estimated milliseconds left at `rate`; `undefined` while the rate or the total is unknown. */
+  etaMs: number | undefined
+  /** `upload.pause()` is in effect: no new part starts. */
+  paused: boolean
 }
 
 export interface ProgressTracker {
@@ -28,19 +38,37 @@ export interface ProgressTracker {
   restart(part: number): void
   /** `part` is stored. */
   stored(part: number, size: number): void
+  /** A new attempt at the whole object (a retry): byte counts start again; nothing is emitted. */
+  begin(): void
+  /** Parts already in the storage (a resume): counted, but not as bytes sent now. */
+  already(size: number): void
+  /** Paused or resumed: the rate starts again from nothing after a pause. */
+  paused(paused: boolean): void
 }
 
 /** Counts bytes per part in flight, so a failed attempt can be taken back exactly. */
 export function createProgressTracker(
   emit: (progress: UploadProgress) => void,
   logger: Logger,
+  now: () => number = Date.now,
 ): ProgressTracker {
   const inFlight = new Map<number, number>()
+  const meter = createRateMeter(now)
   let stored = 0
-  let current: UploadProgress = { phase: 'credentials', loaded: 0, total: undefined, key: undefined }
+  let current: UploadProgress = {
+    phase: 'credentials',
+    loaded: 0,
+    total: undefined,
+    key: undefined,
+    rate: undefined,
+    etaMs: undefined,
+    paused: false,
+  }
 
   const update = (change: Partial<UploadProgress>) => {
-    current = { ...current, ...change }
+    const next = { ...current, ...change }
+    const rate = next.paused || next.phase !== 'uploading' ? undefined : meter.sample(next.loaded)
+    current = { ...next, rate, etaMs: next.phase === 'done' ? 0 : etaMs(next.loaded, next.total, rate) }
     try {
       emit(current)
     } catch (error) {
@@ -58,7 +86,9 @@ export function createProgressTracker(
       return current
     },
     phase: (phase) => {
-      if (phase !== current.phase) update({ phase })
+      if (phase === current.phase) return
+      if (phase === 'uploading') meter.reset(current.loaded)
+      update({ phase })
     },
     total: (total) => update({ total }),
     key: (key) => update({ key }),
@@ -75,6 +105,21 @@ export function createProgressTracker(
       inFlight.delete(part)
       stored += size
       update({ loaded: loaded() })
+    },
+    begin() {
+      inFlight.clear()
+      stored = 0
+      current = { ...current, loaded: 0 }
+    },
+    already(size) {
+      stored += size
+      meter.reset(loaded())
+      update({ loaded: loaded() })
+    },
+    paused(paused) {
+      if (paused === current.paused) return
+      if (!paused) meter.reset(current.loaded)
+      update({ paused })
     },
   }
 }

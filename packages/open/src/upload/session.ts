@@ -49,7 +49,8 @@ export function createOssSession(deps: {
       first ??= entry.credential
       current = {
         entry,
-        client: current?.entry === entry ? current.client : createOssClient(entry.credential, deps.http),
+        client:
+          current?.entry === entry ? current.client : await createOssClient(entry.credential, deps.http),
       }
       if (from) deps.logger.info('upload: switched to new STS credentials', { reason })
       return current

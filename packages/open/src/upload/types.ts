@@ -61,6 +61,14 @@ export interface UploadTransferOptions {
    * (a path, a `File`) can be resumed: their path or name, size and mtime identify them.
    */
   checkpoint?: string | CheckpointStore
+  /**
+   * A multipart upload that fails keeps its stored parts on the server and its checkpoint, so that
+   * `retry()` (or `upload()` again with the same file and checkpoint) continues from them; `abort()`
+   * after the failure discards them. `false`: abort it on the server at once. Default `true` for
+   * `upload()`; for `uploadMany()`, `true` only with a `checkpoint` (nothing else could resume it).
+   * Streams are read once: their parts are never kept.
+   */
+  keepPartsOnFailure?: boolean
   /** Aborts the upload, like `abort()`. */
   signal?: AbortSignal
 }
@@ -97,8 +105,24 @@ export interface Upload {
    * checkpoint removed; `done()` rejects with `reason` (default an `AbortError`). Resolves once
    * all that is finished (a control request already sent, such as the initiation, is let finish
    * so its upload can be aborted too). After the object is complete only material-save is stopped.
+   * After a failure, it discards the parts and checkpoint the failure kept (`done()` keeps its error).
    */
   abort(reason?: unknown): Promise<void>
+  /**
+   * No new object request starts (a part, a retry of one, a single PUT, the completion); requests
+   * already sending finish and count. Resolves once none is in flight. `done()` stays pending;
+   * `abort()` still works. The sts-tmp, org-info and material-save calls are not paused.
+   */
+  pause(): Promise<void>
+  /** Continue a paused upload. */
+  resume(): void
+  /**
+   * After `done()` rejected: run the upload again from where it stopped (the parts the storage
+   * lists are kept; after a failed material-save only the save is repeated) and return the new
+   * `done()`. While running, after success or after `abort()`: returns `done()` unchanged. A
+   * stream cannot be retried unless its object was complete (`UploadError` `source_consumed`).
+   */
+  retry(): Promise<UploadedAsset>
 }
 
 /** One file of `uploadMany`, with its own asset fields. */
@@ -161,4 +185,26 @@ export interface UploadDefaults
   credentialTtlMs?: number
   /** `uploadMany` files at once. Default 8. */
   concurrency?: number
+}
+
+/** `open.cleanupUploads(options)`. */
+export interface CleanupOptions {
+  /** Abort only multipart uploads initiated longer ago than this. Default 24 hours. */
+  olderThanMs?: number
+  signal?: AbortSignal
+}
+
+/** A multipart upload the storage held. */
+export interface StaleUpload {
+  key: string
+  uploadId: string
+  /** When it was initiated, epoch milliseconds. */
+  initiated: number
+}
+
+export interface CleanupResult {
+  /** Aborted: their parts are gone. */
+  aborted: StaleUpload[]
+  /** The storage refused to abort these (`error` is an `UploadError`). */
+  failed: Array<StaleUpload & { error: unknown }>
 }

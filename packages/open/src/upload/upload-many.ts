@@ -5,7 +5,8 @@ import {
   type SavedMaterial,
   type ValidationIssue,
 } from '@service-sdk/core'
-import { type ObjectJob, prepareObject, sendObject, type UploadedObject } from './object-upload.ts'
+import { loadEngine } from './load-engine.ts'
+import type { ObjectJob, UploadedObject } from './object-upload.ts'
 import {
   type AssetFields,
   refuseSource,
@@ -54,13 +55,16 @@ export function startUploadMany(
     retry,
     timeoutMs,
     checkpoint,
+    keepPartsOnFailure,
     ...shared
   } = parsed
   const items = normalize(deps, sources, shared)
+  // Without a checkpoint nothing could continue a failed file's parts: they are not kept.
   const transfer = transferSettings(
-    { partSize, parallel, retry, timeoutMs, checkpoint },
+    { partSize, parallel, retry, timeoutMs, checkpoint, keepPartsOnFailure },
     deps.defaults,
     deps.platform,
+    checkpoint !== undefined,
   )
   const stop = new AbortController()
   const untie = follow(signal, stop)
@@ -128,11 +132,14 @@ export function startUploadMany(
       key: item.key,
       transfer,
       stop: new AbortController(),
+      cancelled: stop.signal,
+      gate: undefined,
       progress: createProgressTracker(track(index), deps.logger),
       state: { completed: false },
     }
     const untie = follow(stop.signal, job.stop)
     try {
+      const { prepareObject, sendObject } = await loadEngine()
       return await sendObject(deps, job, await prepareObject(deps, job))
     } finally {
       untie()
@@ -234,19 +241,26 @@ function normalize(
 ): Item[] {
   const issues: ValidationIssue[] = []
   const items: Item[] = []
+  const sharedFields = withoutUndefined(shared)
   let index = 0
   for (const entry of sources) {
     const at = `sources.${index++}`
     const isItem = typeof entry === 'object' && entry !== null && 'source' in entry
-    const checked = uploadManyItemSchema.safeParse(isItem ? entry : { source: entry })
+    if (!isItem) {
+      // A bare source has no fields to check: only its kind (the batch's fields were checked once).
+      issues.push(...refuseSource(deps.platform, entry, at))
+      items.push({ source: entry, key: undefined, fields: sharedFields })
+      continue
+    }
+    const checked = uploadManyItemSchema.safeParse(entry)
     if (!checked.success) {
       for (const issue of checked.error.issues)
         issues.push({ path: [at, ...issue.path].join('.'), message: issue.message })
       continue
     }
     const { source, key, ...fields } = checked.data
-    issues.push(...refuseSource(deps.platform, source, isItem ? `${at}.source` : at))
-    items.push({ source, key, fields: { ...withoutUndefined(shared), ...withoutUndefined(fields) } })
+    issues.push(...refuseSource(deps.platform, source, `${at}.source`))
+    items.push({ source, key, fields: { ...sharedFields, ...withoutUndefined(fields) } })
   }
   if (issues.length > 0) throw validationError('uploadMany sources', issues)
   return items

@@ -1,9 +1,12 @@
 import type { Logger, Redactor } from '@service-sdk/core'
 import type { OpenApi } from '../api.ts'
 import { createCredentialsCache } from './credentials-cache.ts'
+import { loadEngine } from './load-engine.ts'
 import { resolveDefaults } from './options.ts'
 import { createPlatform } from './runtime.ts'
 import type {
+  CleanupOptions,
+  CleanupResult,
   Upload,
   UploadBatch,
   UploadDefaults,
@@ -18,6 +21,11 @@ import { startUploadMany } from './upload-many.ts'
 export interface Uploader {
   upload(source: UploadSource, options?: UploadOptions): Upload
   uploadMany(sources: Iterable<UploadSource | UploadManyItem>, options?: UploadManyOptions): UploadBatch
+  /**
+   * Abort the multipart uploads under the credentials' directory started more than `olderThanMs`
+   * (default 24 hours) ago: the parts failed uploads kept and nobody retried.
+   */
+  cleanupUploads(options?: CleanupOptions): Promise<CleanupResult>
 }
 
 /**
@@ -48,5 +56,6 @@ export function createUploader(options: {
   return {
     upload: (source, uploadOptions) => startUpload(deps, source, uploadOptions),
     uploadMany: (sources, manyOptions) => startUploadMany(deps, sources, manyOptions),
+    cleanupUploads: async (cleanupOptions) => (await loadEngine()).cleanupUploads(deps, cleanupOptions),
   }
 }

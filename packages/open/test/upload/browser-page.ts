@@ -5,7 +5,7 @@
  * backend that adds the token: the token never reaches the browser); the object storage is
  * another origin and answers CORS.
  */
-import { createOpenClient, type UploadProgress } from '@service-sdk/open'
+import { createOpenClient, type Upload, type UploadProgress } from '@service-sdk/open'
 
 export interface PageUpload {
   name: string
@@ -14,21 +14,30 @@ export interface PageUpload {
   parallel?: number
   /** Abort once this many bytes are sent. */
   abortAt?: number
+  /** Pause once this many bytes are sent, for `pauseMs`, then resume. */
+  pauseAt?: number
+  pauseMs?: number
 }
 
 export interface PageResult {
-  asset?: { id: string; key: string; name: string; accessUrl: string; size: number; extension: string }
+  asset?:
+    | { id: string; key: string; name: string; accessUrl: string; size: number; extension: string }
+    | undefined
   error?: { name: string; message: string }
   sha256: string
   progress: UploadProgress[]
   key: string | undefined
   uploadId: string | undefined
+  /** Bytes counted when pause() resolved, and `pauseMs` later (equal: nothing moved while paused). */
+  paused?: { at: number; after: number }
 }
 
 declare global {
   interface Window {
     ready: boolean
     upload(options: PageUpload): Promise<PageResult>
+    /** The last upload's `retry()`, with the same result shape. */
+    retry(): Promise<PageResult>
   }
 }
 
@@ -45,7 +54,24 @@ function bytes(size: number, seed: number): Uint8Array<ArrayBuffer> {
   return out
 }
 
-window.upload = async ({ name, size, partSize, parallel, abortAt }) => {
+let last: { upload: Upload; result: Omit<PageResult, 'key' | 'uploadId'> } | undefined
+
+async function outcome(upload: Upload, done: Promise<unknown>, result: Omit<PageResult, 'key' | 'uploadId'>) {
+  try {
+    const asset = (await done) as PageResult['asset']
+    return { ...result, asset, key: upload.key, uploadId: upload.uploadId }
+  } catch (error) {
+    const { name: errorName, message } = error as Error
+    return { ...result, error: { name: errorName, message }, key: upload.key, uploadId: upload.uploadId }
+  }
+}
+
+window.retry = () => {
+  if (!last) throw new Error('no upload to retry')
+  return outcome(last.upload, last.upload.retry(), last.result)
+}
+
+window.upload = async ({ name, size, partSize, parallel, abortAt, pauseAt, pauseMs = 300 }) => {
   const open = createOpenClient({
     openUrl: location.origin,
     token: { type: 'Session', value: 'page-session' },
@@ -57,22 +83,28 @@ window.upload = async ({ name, size, partSize, parallel, abortAt }) => {
   const sha256 = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')
   const progress: UploadProgress[] = []
   const controller = new AbortController()
-  const upload = open.upload(file, {
+  const result: Omit<PageResult, 'key' | 'uploadId'> = { sha256, progress }
+  let pausing = false
+  const upload: Upload = open.upload(file, {
     ...(partSize === undefined ? {} : { partSize }),
     ...(parallel === undefined ? {} : { parallel }),
     signal: controller.signal,
     onProgress: (p) => {
       progress.push(p)
       if (abortAt !== undefined && p.loaded >= abortAt) controller.abort()
+      if (pauseAt !== undefined && p.loaded >= pauseAt && !pausing) {
+        pausing = true
+        void upload.pause().then(() => {
+          const at = upload.progress.loaded
+          setTimeout(() => {
+            result.paused = { at, after: upload.progress.loaded }
+            upload.resume()
+          }, pauseMs)
+        })
+      }
     },
   })
-  const result = { sha256, progress, key: upload.key, uploadId: upload.uploadId }
-  try {
-    const asset = await upload.done()
-    return { ...result, asset, key: upload.key, uploadId: upload.uploadId }
-  } catch (error) {
-    const { name: errorName, message } = error as Error
-    return { ...result, error: { name: errorName, message }, key: upload.key, uploadId: upload.uploadId }
-  }
+  last = { upload, result }
+  return outcome(upload, upload.done(), result)
 }
 window.ready = true

@@ -96,10 +96,11 @@ describe('in-process Web requests (no Node request underneath)', () => {
   })
 
   it.each([
-    ['GET', '/k?acl', 501, 'NotImplemented'],
-    ['PUT', '/k?tagging', 501, 'NotImplemented'],
-    ['POST', '/k?append&position=0', 501, 'NotImplemented'],
-    ['GET', '/', 501, 'NotImplemented'],
+    ['GET', '/k?versionId=CAEQ', 501, 'NotImplemented'],
+    ['POST', '/k?restore', 501, 'NotImplemented'],
+    ['GET', '/k?x-oss-process=image/resize,w_10', 501, 'NotImplemented'],
+    ['GET', '/?acl', 501, 'NotImplemented'],
+    ['PUT', '/', 501, 'NotImplemented'],
     ['PATCH', '/k', 405, 'MethodNotAllowed'],
     ['GET', '/bad%E0%A4%A', 400, 'InvalidURI'],
     ['PUT', '/k?partNumber=0&uploadId=0123456789ABCDEF0123456789ABCDEF', 400, 'InvalidArgument'],
@@ -115,11 +116,14 @@ describe('in-process Web requests (no Node request underneath)', () => {
     expect(await response.text()).toContain(`<Code>${code}</Code>`)
   })
 
-  it('refuses CopyObject rather than writing an empty object', async () => {
+  it('copies an object in process (the source read as a Web stream)', async () => {
     const response = await call('PUT', '/copy', {
       headers: { 'x-oss-copy-source': `/${BUCKET}/in/process.bin` },
     })
-    expect(response.status).toBe(501)
+    expect(response.status).toBe(200)
+    expect(await response.text()).toContain('<CopyObjectResult>')
+    const got = await call('GET', '/copy')
+    expect(got.headers.get('content-length')).toBe('300000')
   })
 })
 

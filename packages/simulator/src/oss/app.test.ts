@@ -568,7 +568,7 @@ describe.each(stores)('OSS app with %s', (_, makeStore) => {
       expect(response.headers.get('access-control-allow-headers')).toBe(
         'authorization,content-type,x-oss-date,x-oss-security-token',
       )
-      expect(response.headers.get('access-control-expose-headers')).toBe('ETag, x-oss-request-id')
+      expect(response.headers.get('access-control-expose-headers')).toBe('ETag, x-oss-request-id, x-oss-hash-crc64ecma')
       expect(response.headers.get('x-oss-request-id')).toMatch(/^[0-9A-F]{24}$/)
     })
 
@@ -576,7 +576,7 @@ describe.each(stores)('OSS app with %s', (_, makeStore) => {
       const response = await fetch(`${oss.endpoint}/x`, { headers: { origin: 'http://app.test' } })
       expect(response.status).toBe(403)
       expect(response.headers.get('access-control-allow-origin')).toBe('http://app.test')
-      expect(response.headers.get('access-control-expose-headers')).toBe('ETag, x-oss-request-id')
+      expect(response.headers.get('access-control-expose-headers')).toBe('ETag, x-oss-request-id, x-oss-hash-crc64ecma')
     })
   })
 

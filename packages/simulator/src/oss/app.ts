@@ -2,7 +2,12 @@ import { Hono } from 'hono'
 import { authenticate, parseAuthorization } from './auth.ts'
 import { discardBody, nodeIncoming, requestBody } from './body-source.ts'
 import { applyCors, preflight } from './cors.ts'
-import { type OssCredential, type OssRequestContext, WRITE_OPERATIONS } from './credentials.ts'
+import {
+  LISTING_OPERATIONS,
+  type OssCredential,
+  type OssRequestContext,
+  WRITE_OPERATIONS,
+} from './credentials.ts'
 import { newRequestId, type OssErrorCode, ossError, ossErrorFor } from './errors.ts'
 import { identify, OPERATIONS, OperationError, partNumberOf } from './operations.ts'
 import { bucketFromHost, parseQuery, type QueryParams, queryValue, splitTarget } from './request.ts'
@@ -20,13 +25,31 @@ export interface OssOptions {
   region?: string
   /** Bucket for requests whose Host does not name one (cname endpoints, browsers on an IP). */
   bucket?: string
-  /** Fault hook, called after the operation is identified and before it runs: return a Response to answer with it instead. */
+  /**
+   * Fault hook, called after the operation is identified and before it runs: return a Response to
+   * answer with it instead, or tweaks to apply while it runs.
+   */
   beforeRequest?: (
     ctx: OssRequestContext,
     request: Request,
-  ) => Response | undefined | Promise<Response | undefined>
+  ) => Response | OssRequestTweaks | undefined | Promise<Response | OssRequestTweaks | undefined>
   /** Where unexpected failures are reported (not client disconnects). Default: console.error. */
   log?: (message: string, error?: unknown) => void
+}
+
+/**
+ * Node server options for the object storage's port. ali-oss streams a readable body with both
+ * `Content-Length` and `Transfer-Encoding: chunked`; Node's strict parser refuses that with a
+ * bare 400 and closes the connection before the app sees the request, while OSS accepts it
+ * (chunked framing wins, as RFC 9112 says). The lenient parser accepts it; it is also more
+ * tolerant of other malformed requests, which a local test server can afford.
+ */
+export const OSS_SERVER_OPTIONS = { insecureHTTPParser: true } as const
+
+/** What a fault hook may change about how a request is handled. */
+export interface OssRequestTweaks {
+  /** PutObject, UploadPart: store the body's byte at this offset inverted (silent corruption). */
+  corruptAt?: number
 }
 
 /**
@@ -40,6 +63,8 @@ export function createOssApp(options: OssOptions): Hono {
   app.all('*', (c) => handle(c.req.raw, c.env))
   return app
 }
+
+type Fail = (code: OssErrorCode, message?: string, fields?: Record<string, string>) => Response
 
 /** The same as a plain fetch handler; `env` may carry Node's request (`env.incoming`). */
 function ossHandler(options: OssOptions): (request: Request, env?: unknown) => Promise<Response> {
@@ -109,13 +134,25 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
     }
     // Before authentication, so a hook that expires the credential makes this very request fail.
     const injected = await options.beforeRequest?.(ctx, request)
-    if (injected) return injected
+    if (injected instanceof Response) return injected
 
-    const result = authenticate(signable, authorization, {
-      credentials: options.credentials,
-      now: now(),
-      region: signingRegion,
-    })
+    const auth = { credentials: options.credentials, now: now(), region: signingRegion }
+    const run = (dir: string) =>
+      OPERATIONS[op]({
+        store: options.store,
+        bucket,
+        key,
+        query,
+        headers: request.headers,
+        body: () => requestBody(request, env),
+        origin: `${url.protocol}//${request.headers.get('host') ?? url.host}`,
+        dir,
+        corruptAt: injected?.corruptAt,
+        auth,
+      })
+    // A form upload is signed in its body: the operation checks it.
+    if (op === 'PostObject') return answer(run(''), fail)
+    const result = authenticate(signable, authorization, auth)
     if ('failure' in result) return fail(result.failure.code, result.failure.message, result.failure.fields)
     const { credential } = result
     if (credential.bucket !== bucket)
@@ -126,20 +163,28 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
         `Access denied by authorizer's policy: writes are allowed under ${credential.dir} only.`,
       )
     }
+    if (LISTING_OPERATIONS.has(op) && !(queryValue(query, 'prefix') ?? '').startsWith(credential.dir)) {
+      return fail(
+        'AccessDenied',
+        `Access denied by authorizer's policy: listings must name a prefix under ${credential.dir}.`,
+      )
+    }
 
+    return answer(run(credential.dir), fail)
+  }
+
+  /** An operation's answer, or its OSS error. */
+  async function answer(running: Promise<Response>, fail: Fail): Promise<Response> {
     try {
-      return await OPERATIONS[op]({
-        store: options.store,
-        bucket,
-        key,
-        query,
-        headers: request.headers,
-        body: () => requestBody(request, env),
-        origin: `${url.protocol}//${request.headers.get('host') ?? url.host}`,
-      })
+      return await running
     } catch (error) {
       if (error instanceof ObjectStoreError || error instanceof OperationError) {
-        return fail(error.code, error.message === error.code ? undefined : error.message, { ...error.fields })
+        const answer = fail(error.code, error.message === error.code ? undefined : error.message, {
+          ...error.fields,
+        })
+        if (error instanceof OperationError)
+          for (const [name, value] of Object.entries(error.headers)) answer.headers.set(name, value)
+        return answer
       }
       throw error
     }

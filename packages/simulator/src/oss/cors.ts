@@ -1,5 +1,8 @@
-/** Browsers' multipart needs ETag readable, and the request id helps support. */
-export const EXPOSE_HEADERS = 'ETag, x-oss-request-id'
+/**
+ * Browsers' multipart needs ETag readable, the request id helps support, and the CRC lets a
+ * browser upload check the stored object against the bytes it read.
+ */
+export const EXPOSE_HEADERS = 'ETag, x-oss-request-id, x-oss-hash-crc64ecma'
 export const ALLOW_METHODS = 'GET, PUT, POST, DELETE, HEAD'
 
 /**

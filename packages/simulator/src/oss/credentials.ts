@@ -27,6 +27,21 @@ export type OssOperation =
   | 'CompleteMultipartUpload'
   | 'AbortMultipartUpload'
   | 'ListParts'
+  | 'ListMultipartUploads'
+  | 'UploadPartCopy'
+  | 'CopyObject'
+  | 'AppendObject'
+  | 'GetObjectTagging'
+  | 'PutObjectTagging'
+  | 'DeleteObjectTagging'
+  | 'GetObjectAcl'
+  | 'PutObjectAcl'
+  | 'ListObjects'
+  | 'ListObjectsV2'
+  | 'DeleteMultipleObjects'
+  | 'PostObject'
+  | 'PutSymlink'
+  | 'GetSymlink'
 
 /** What a request is, as far as it is known before it is authenticated and run. */
 export interface OssRequestContext {
@@ -48,4 +63,18 @@ export const WRITE_OPERATIONS: ReadonlySet<OssOperation> = new Set([
   'UploadPart',
   'CompleteMultipartUpload',
   'AbortMultipartUpload',
+  'UploadPartCopy',
+  'CopyObject',
+  'AppendObject',
+  'PutObjectTagging',
+  'DeleteObjectTagging',
+  'PutObjectAcl',
+  'PutSymlink',
+])
+
+/** Listings: their `prefix` must lie under the credential's `dir`, as a prefix-scoped STS policy demands. */
+export const LISTING_OPERATIONS: ReadonlySet<OssOperation> = new Set([
+  'ListMultipartUploads',
+  'ListObjects',
+  'ListObjectsV2',
 ])

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { selectParts } from './complete.ts'
+import { crc64OfParts } from './crc64.ts'
 import { checkBody, etagOf, multipartEtag } from './etag.ts'
 import { openSegments, segmentStream, writeBodyToFile, writeJsonAtomic } from './file-io.ts'
 import { isUploadId, newUploadId } from './ids.ts'
@@ -12,6 +13,7 @@ import {
   type ByteSource,
   listed,
   type MultipartUpload,
+  type ObjectAttributes,
   type ObjectStore,
   ObjectStoreError,
   type StoredObject,
@@ -35,9 +37,11 @@ interface ObjectFile {
   key: string
   size: number
   etag: string
+  crc64?: string
   contentType: string
   lastModified: string
   metadata?: Record<string, string>
+  attributes?: ObjectAttributes
   data: { file: string; size: number }[]
 }
 
@@ -48,11 +52,13 @@ interface UploadFile {
   contentType: string
   initiated: string
   metadata?: Record<string, string>
+  attributes?: ObjectAttributes
 }
 
 interface PartFile {
   partNumber: number
   etag: string
+  crc64?: string
   size: number
   lastModified: string
   file: string
@@ -88,9 +94,10 @@ export function directoryObjectStore(dir: string): ObjectStore {
     body: ByteSource
     contentMd5?: string | undefined
     contentLength?: number | undefined
+    corruptAt?: number | undefined
   }) => {
     const path = scratch()
-    const digest = await writeBodyToFile(path, input.body)
+    const digest = await writeBodyToFile(path, input.body, { corruptAt: input.corruptAt })
     try {
       checkBody(digest, input)
       const file = randomBytes(16).toString('hex')
@@ -133,15 +140,17 @@ export function directoryObjectStore(dir: string): ObjectStore {
 
   return {
     async put(input) {
-      const { file, size, md5 } = await receive(input)
+      const { file, size, md5, crc64 } = await receive(input)
       const meta: ObjectFile = {
         bucket: input.bucket,
         key: input.key,
         size,
         etag: etagOf(md5),
+        crc64,
         contentType: input.contentType,
         lastModified: new Date().toISOString(),
         ...(input.metadata ? { metadata: input.metadata } : {}),
+        ...(input.attributes ? { attributes: input.attributes } : {}),
         data: [{ file, size }],
       }
       try {
@@ -183,6 +192,17 @@ export function directoryObjectStore(dir: string): ObjectStore {
       })
     },
 
+    async setAttributes(bucket, key, attributes) {
+      return withObjectLock(`${bucket}\u0000${key}`, async () => {
+        const path = objectPath(bucket, key)
+        const meta = await readJson<ObjectFile>(path)
+        if (!meta) return undefined
+        const updated = { ...meta, attributes }
+        await writeJsonAtomic(path, scratch(), updated)
+        return toObject(updated)
+      })
+    },
+
     async list(filter = {}) {
       const names = (await readdir(paths.objects)).filter((name) => name.endsWith('.json'))
       const metas = await Promise.all(names.map((name) => readJson<ObjectFile>(join(paths.objects, name))))
@@ -200,6 +220,7 @@ export function directoryObjectStore(dir: string): ObjectStore {
         contentType: input.contentType,
         initiated: new Date().toISOString(),
         ...(input.metadata ? { metadata: input.metadata } : {}),
+        ...(input.attributes ? { attributes: input.attributes } : {}),
       }
       await mkdir(uploadDir(upload.uploadId))
       await writeJsonAtomic(join(uploadDir(upload.uploadId), 'upload.json'), scratch(), upload)
@@ -209,10 +230,11 @@ export function directoryObjectStore(dir: string): ObjectStore {
     async uploadPart(input) {
       // Refuse before reading the body, as OSS answers NoSuchUpload without waiting for it.
       await readUpload(input.bucket, input.key, input.uploadId)
-      const { file, size, md5 } = await receive(input)
+      const { file, size, md5, crc64 } = await receive(input)
       const part: PartFile = {
         partNumber: input.partNumber,
         etag: etagOf(md5),
+        crc64,
         size,
         lastModified: new Date().toISOString(),
         file,
@@ -245,15 +267,18 @@ export function directoryObjectStore(dir: string): ObjectStore {
         const upload = await readUpload(input.bucket, input.key, input.uploadId)
         const parts = await readParts(input.uploadId)
         const selected = selectParts(input.parts, new Map(parts.map((p) => [p.partNumber, p])))
+        const crc64 = crc64OfParts(selected)
         const object = await commitObject(
           {
             bucket: input.bucket,
             key: input.key,
             size: selected.reduce((sum, p) => sum + p.size, 0),
             etag: multipartEtag(selected.map((p) => p.etag)),
+            ...(crc64 !== undefined ? { crc64 } : {}),
             contentType: upload.contentType,
             lastModified: new Date().toISOString(),
             ...(upload.metadata ? { metadata: upload.metadata } : {}),
+            ...(upload.attributes ? { attributes: upload.attributes } : {}),
             data: selected.map((p) => ({ file: p.file, size: p.size })),
           },
           input.forbidOverwrite,
@@ -315,9 +340,11 @@ function toObject(meta: ObjectFile): StoredObject {
     key: meta.key,
     size: meta.size,
     etag: meta.etag,
+    ...(meta.crc64 !== undefined ? { crc64: meta.crc64 } : {}),
     contentType: meta.contentType,
     lastModified: new Date(meta.lastModified),
     ...(meta.metadata ? { metadata: { ...meta.metadata } } : {}),
+    ...(meta.attributes ? { attributes: structuredClone(meta.attributes) } : {}),
   }
 }
 
@@ -329,6 +356,7 @@ function toUpload(upload: UploadFile): MultipartUpload {
     contentType: upload.contentType,
     initiated: new Date(upload.initiated),
     ...(upload.metadata ? { metadata: { ...upload.metadata } } : {}),
+    ...(upload.attributes ? { attributes: structuredClone(upload.attributes) } : {}),
   }
 }
 
@@ -336,6 +364,7 @@ function toPart(part: PartFile): StoredPart {
   return {
     partNumber: part.partNumber,
     etag: part.etag,
+    ...(part.crc64 !== undefined ? { crc64: part.crc64 } : {}),
     size: part.size,
     lastModified: new Date(part.lastModified),
   }

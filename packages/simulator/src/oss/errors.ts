@@ -30,6 +30,9 @@ export const OSS_ERRORS = {
     400,
     'The list of parts was not in ascending order. Parts list must specified in order by part number.',
   ],
+  InvalidRequest: [400, 'Invalid request.'],
+  InvalidTag: [400, 'The tag provided was not a valid tag.'],
+  InvalidTargetType: [400, 'The symlink target object does not exist or is not of the expected type.'],
   InvalidRange: [416, 'The requested range cannot be satisfied'],
   InvalidSecurityToken: [403, 'The security token you provided is invalid.'],
   InvalidURI: [400, 'Could not parse the specified URI.'],
@@ -43,6 +46,11 @@ export const OSS_ERRORS = {
     404,
     'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.',
   ],
+  NotModified: [304, 'Not Modified'],
+  NotSymlink: [400, 'The specified object is not a symlink.'],
+  ObjectNotAppendable: [409, 'The operation is not valid for the current state of this object.'],
+  PositionNotEqualToLength: [409, 'Position is not equal to file length'],
+  PreconditionFailed: [412, 'At least one of the pre-conditions you specified did not hold.'],
   NotImplemented: [501, 'A header you provided implies functionality that is not implemented.'],
   RequestTimeTooSkewed: [403, 'The difference between the request time and the current time is too large.'],
   SecurityTokenExpired: [403, 'The security token you provided has expired.'],
@@ -78,7 +86,8 @@ export function ossError(
   const xml = xmlDocument('Error', nodes)
   const headers = new Headers({ 'content-type': 'application/xml', 'x-oss-request-id': requestId })
   if (rest.EC) headers.set('x-oss-ec', rest.EC)
-  if (head) {
+  // HEAD answers and 304 have no body.
+  if (head || status === 304) {
     headers.set('x-oss-err', Buffer.from(xml).toString('base64'))
     return new Response(null, { status, headers })
   }

@@ -1,5 +1,5 @@
 import { type FileHandle, open, rename, rm, writeFile } from 'node:fs/promises'
-import { type Digested, digestInto } from './digest.ts'
+import { type Digested, type DigestOptions, digestInto } from './digest.ts'
 import type { ByteSource } from './store.ts'
 
 /** Bodies reach the disk in writes of about this size (one writev per batch of socket chunks). */
@@ -11,7 +11,11 @@ const WRITE_BATCH = 1024 * 1024
  * instead of one per 64 KiB socket chunk, and never more than two batches held. The file is
  * removed when anything fails (client gone, disk full).
  */
-export async function writeBodyToFile(path: string, body: ByteSource): Promise<Digested> {
+export async function writeBodyToFile(
+  path: string,
+  body: ByteSource,
+  options: DigestOptions = {},
+): Promise<Digested> {
   const file = await open(path, 'wx')
   let batch: Uint8Array[] = []
   let batchBytes = 0
@@ -28,11 +32,15 @@ export async function writeBodyToFile(path: string, body: ByteSource): Promise<D
     batchBytes = 0
   }
   try {
-    const digest = await digestInto(body, (chunk) => {
-      batch.push(chunk)
-      batchBytes += chunk.byteLength
-      if (batchBytes >= WRITE_BATCH) return flush()
-    })
+    const digest = await digestInto(
+      body,
+      (chunk) => {
+        batch.push(chunk)
+        batchBytes += chunk.byteLength
+        if (batchBytes >= WRITE_BATCH) return flush()
+      },
+      options,
+    )
     if (batchBytes > 0) await flush()
     await writing
     await file.close()

@@ -1,4 +1,4 @@
-export { createOssApp, type OssOptions } from './app.ts'
+export { createOssApp, OSS_SERVER_OPTIONS, type OssOptions, type OssRequestTweaks } from './app.ts'
 export type { OssCredential, OssOperation, OssRequestContext } from './credentials.ts'
 export { directoryObjectStore } from './directory-store.ts'
 export { ossError } from './errors.ts'

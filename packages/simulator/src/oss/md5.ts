@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads'
  * Bodies under OFFLOAD_FROM are hashed inline, since posting them would cost more than hashing.
  * Past it, chunks are copied into ~1 MiB batches and transferred to a worker; at most
  * MAX_IN_FLIGHT bytes per body wait there, beyond that `update` asks the caller to wait, which
- * holds back reading the socket (TCP backpressure) instead of queueing memory. In bench.ts this
+ * holds back reading the socket (TCP backpressure) instead of queueing memory. In bench/oss-upload.ts this
  * cut the event loop's CPU per uploaded MiB by about a third, for ~10% more CPU in total.
  */
 export interface Md5 {

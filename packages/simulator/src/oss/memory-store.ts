@@ -1,5 +1,6 @@
 import { chunkStream } from './chunk-stream.ts'
 import { selectParts } from './complete.ts'
+import { crc64OfParts } from './crc64.ts'
 import { digestInto } from './digest.ts'
 import { checkBody, etagOf, multipartEtag } from './etag.ts'
 import { isUploadId, newUploadId } from './ids.ts'
@@ -33,6 +34,7 @@ const copyObject = (o: StoredObject): StoredObject => ({
   ...o,
   lastModified: new Date(o.lastModified),
   ...(o.metadata ? { metadata: { ...o.metadata } } : {}),
+  ...(o.attributes ? { attributes: structuredClone(o.attributes) } : {}),
 })
 const copyPart = ({ chunks: _, ...part }: HeldPart): StoredPart => ({
   ...part,
@@ -56,18 +58,23 @@ export function memoryObjectStore(): ObjectStore {
     body: AsyncIterable<Uint8Array>
     contentMd5?: string | undefined
     contentLength?: number | undefined
+    corruptAt?: number | undefined
   }) => {
     const chunks: Uint8Array[] = []
-    const digest = await digestInto(input.body, (chunk) => {
-      chunks.push(chunk)
-    })
+    const digest = await digestInto(
+      input.body,
+      (chunk) => {
+        chunks.push(chunk)
+      },
+      { corruptAt: input.corruptAt },
+    )
     checkBody(digest, input)
     return { chunks, ...digest }
   }
 
   return {
     async put(input) {
-      const { chunks, size, md5 } = await collect(input)
+      const { chunks, size, md5, crc64 } = await collect(input)
       if (input.forbidOverwrite && objects.has(id(input.bucket, input.key)))
         throw new ObjectStoreError('FileAlreadyExists')
       const object: StoredObject = {
@@ -75,9 +82,11 @@ export function memoryObjectStore(): ObjectStore {
         key: input.key,
         size,
         etag: etagOf(md5),
+        crc64,
         contentType: input.contentType,
         lastModified: new Date(),
         ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
+        ...(input.attributes ? { attributes: structuredClone(input.attributes) } : {}),
       }
       objects.set(id(input.bucket, input.key), { object, chunks })
       return copyObject(object)
@@ -101,6 +110,13 @@ export function memoryObjectStore(): ObjectStore {
       return objects.delete(id(bucket, key))
     },
 
+    async setAttributes(bucket, key, attributes) {
+      const held = objects.get(id(bucket, key))
+      if (!held) return undefined
+      held.object = { ...held.object, attributes: structuredClone(attributes) }
+      return copyObject(held.object)
+    },
+
     async list(filter = {}) {
       return listed(
         [...objects.values()].map((h) => h.object),
@@ -116,6 +132,7 @@ export function memoryObjectStore(): ObjectStore {
         contentType: input.contentType,
         initiated: new Date(),
         ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
+        ...(input.attributes ? { attributes: structuredClone(input.attributes) } : {}),
       }
       uploads.set(upload.uploadId, { upload, parts: new Map() })
       return { ...upload }
@@ -123,12 +140,13 @@ export function memoryObjectStore(): ObjectStore {
 
     async uploadPart(input) {
       uploadFor(input.bucket, input.key, input.uploadId)
-      const { chunks, size, md5 } = await collect(input)
+      const { chunks, size, md5, crc64 } = await collect(input)
       // Aborted or completed while the body was arriving: the part has nowhere to go.
       const held = uploadFor(input.bucket, input.key, input.uploadId)
       const part: HeldPart = {
         partNumber: input.partNumber,
         etag: etagOf(md5),
+        crc64,
         size,
         lastModified: new Date(),
         chunks,
@@ -148,14 +166,17 @@ export function memoryObjectStore(): ObjectStore {
       const selected = selectParts(input.parts, held.parts)
       if (input.forbidOverwrite && objects.has(id(input.bucket, input.key)))
         throw new ObjectStoreError('FileAlreadyExists')
+      const crc64 = crc64OfParts(selected)
       const object: StoredObject = {
         bucket: input.bucket,
         key: input.key,
         size: selected.reduce((sum, p) => sum + p.size, 0),
         etag: multipartEtag(selected.map((p) => p.etag)),
+        ...(crc64 !== undefined ? { crc64 } : {}),
         contentType: held.upload.contentType,
         lastModified: new Date(),
         ...(held.upload.metadata ? { metadata: { ...held.upload.metadata } } : {}),
+        ...(held.upload.attributes ? { attributes: structuredClone(held.upload.attributes) } : {}),
       }
       objects.set(id(input.bucket, input.key), { object, chunks: selected.flatMap((p) => p.chunks) })
       uploads.delete(input.uploadId)

@@ -41,3 +41,15 @@ export function splitTarget(target: string): { path: string; search: string } {
   const q = target.indexOf('?')
   return q < 0 ? { path: target, search: '' } : { path: target.slice(0, q), search: target.slice(q + 1) }
 }
+
+/**
+ * A header value as the client meant it when signing. Node hands header bytes over one char per
+ * byte (latin1); a client that sends UTF-8 text (ali-oss with `headerEncoding: 'latin1'`, meta in
+ * Chinese) signs those bytes, so bytes that form valid UTF-8 are read as UTF-8 and then signed as
+ * UTF-8 again: the signature covers exactly the bytes on the wire. Anything else is left as is.
+ */
+export function headerText(value: string): string {
+  if (!/[\x80-\xff]/.test(value)) return value
+  const decoded = Buffer.from(value, 'latin1').toString('utf8')
+  return decoded.includes('\ufffd') ? value : decoded
+}

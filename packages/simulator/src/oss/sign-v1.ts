@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import type { QueryParams } from './request.ts'
+import { headerText, type QueryParams } from './request.ts'
 
 /**
  * Query parameters that OSS counts as sub-resources: only these enter the V1 canonical resource
@@ -97,14 +97,16 @@ export function canonicalResourceV1(bucket: string, key: string, query: QueryPar
  */
 export function stringToSignV1(request: SignableRequest, date: string): string {
   const { headers } = request
-  const ossHeaders: string[] = []
-  for (const [name, value] of headers)
-    if (name.startsWith('x-oss-')) ossHeaders.push(`${name}:${value.trim()}\n`)
-  ossHeaders.sort()
+  // Sorted by name: `x-oss-copy-source` before `x-oss-copy-source-range`, which sorting whole
+  // `name:value` lines would get wrong (':' sorts after '-').
+  const ossHeaders = [...headers]
+    .filter(([name]) => name.startsWith('x-oss-'))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, value]) => `${name}:${headerText(value).trim()}\n`)
   return [
     request.method.toUpperCase(),
     headers.get('content-md5') ?? '',
-    headers.get('content-type') ?? '',
+    headerText(headers.get('content-type') ?? ''),
     date,
     ossHeaders.join('') + canonicalResourceV1(request.bucket, request.key, request.query),
   ].join('\n')

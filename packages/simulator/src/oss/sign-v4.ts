@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto'
-import type { QueryParams } from './request.ts'
+import { headerText, type QueryParams } from './request.ts'
 import type { SignableRequest } from './sign-v1.ts'
 
 export const V4_ALGORITHM = 'OSS4-HMAC-SHA256'
@@ -44,7 +44,7 @@ export function canonicalRequestV4(
   }
   const canonicalHeaders = [...names]
     .sort()
-    .map((name) => `${name}:${(headers.get(name) ?? '').trim()}\n`)
+    .map((name) => `${name}:${headerText(headers.get(name) ?? '').trim()}\n`)
     .join('')
   const path = `/${request.bucket ? `${request.bucket}/` : ''}${request.key}`
   return [

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { crc64 } from './crc64.ts'
 import { directoryObjectStore } from './directory-store.ts'
 import { memoryObjectStore } from './memory-store.ts'
 import { type ByteSource, MIN_PART_SIZE, type ObjectStore, ObjectStoreError } from './store.ts'
@@ -293,5 +294,58 @@ describe.each(stores)('%s', (_, make) => {
       'b2:a/1',
     ])
     expect((await store.list({ bucket: 'b1', prefix: 'a/' })).map((o) => o.key)).toEqual(['a/z', 'a/ü'])
+  })
+
+  it('keeps attributes and the CRC from put through multipart, and replaces attributes alone', async () => {
+    const { store } = make()
+    const attributes = { headers: { 'cache-control': 'no-cache' }, tags: { a: '1' } }
+    const put = await store.put({
+      bucket: b,
+      key: 'attr',
+      contentType: 'x/y',
+      body: chunks(Buffer.from('123456789')),
+      attributes,
+    })
+    expect(put.crc64).toBe('11051210869376104954')
+    expect((await store.head(b, 'attr'))?.attributes).toEqual(attributes)
+
+    const updated = await store.setAttributes(b, 'attr', { acl: 'private' })
+    expect(updated?.attributes).toEqual({ acl: 'private' })
+    const head = await store.head(b, 'attr')
+    expect(head?.attributes).toEqual({ acl: 'private' })
+    expect(head?.lastModified).toEqual(put.lastModified)
+    expect(head?.etag).toBe(put.etag)
+    expect(await store.setAttributes(b, 'missing', {})).toBeUndefined()
+
+    const upload = await store.initiateMultipartUpload({
+      bucket: b,
+      key: 'multi',
+      contentType: 'x/y',
+      attributes,
+    })
+    const one = randomBytes(MIN_PART_SIZE)
+    const two = Buffer.from('tail')
+    const p1 = await store.uploadPart({
+      bucket: b,
+      key: 'multi',
+      uploadId: upload.uploadId,
+      partNumber: 1,
+      body: chunks(one),
+    })
+    const p2 = await store.uploadPart({
+      bucket: b,
+      key: 'multi',
+      uploadId: upload.uploadId,
+      partNumber: 2,
+      body: chunks(two),
+    })
+    const done = await store.completeMultipartUpload({
+      bucket: b,
+      key: 'multi',
+      uploadId: upload.uploadId,
+      parts: [p1, p2].map((p) => ({ partNumber: p.partNumber, etag: p.etag })),
+    })
+    expect(done.crc64).toBe(crc64(Buffer.concat([one, two])))
+    expect((await store.head(b, 'multi'))?.attributes).toEqual(attributes)
   })
 })

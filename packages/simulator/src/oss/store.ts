@@ -8,6 +8,23 @@
 /** Bytes as they arrive. Producers must not reuse a chunk's memory after yielding it. */
 export type ByteSource = AsyncIterable<Uint8Array>
 
+/**
+ * What an object carries besides its bytes and user metadata, kept as given and answered back:
+ * standard headers (Cache-Control, Content-Disposition, Content-Encoding, Content-Language,
+ * Expires, server-side encryption, storage class), its ACL, its tags, whether it is appendable.
+ */
+export interface ObjectAttributes {
+  /** Lower-case header name to value. */
+  headers?: Record<string, string>
+  /** `private`, `public-read`, `public-read-write`; absent: `default` (the bucket's). */
+  acl?: string
+  tags?: Record<string, string>
+  /** Created by AppendObject (x-oss-object-type: Appendable). */
+  appendable?: boolean
+  /** Created by PutSymlink: the key it points to (x-oss-object-type: Symlink). */
+  symlinkTarget?: string
+}
+
 export interface StoredObject {
   bucket: string
   key: string
@@ -18,6 +35,9 @@ export interface StoredObject {
   lastModified: Date
   /** User metadata (`x-oss-meta-*` without the prefix, names lower-case). */
   metadata?: Record<string, string>
+  /** CRC-64/ECMA-182 of the stored bytes, decimal (`x-oss-hash-crc64ecma`); absent on data stored before it was kept. */
+  crc64?: string
+  attributes?: ObjectAttributes
 }
 
 export interface PutInput {
@@ -32,6 +52,9 @@ export interface PutInput {
   metadata?: Record<string, string> | undefined
   /** x-oss-forbid-overwrite: `FileAlreadyExists` instead of replacing an object. */
   forbidOverwrite?: boolean | undefined
+  /** Fault injection: store the byte at this offset inverted (see `DigestOptions.corruptAt`). */
+  corruptAt?: number | undefined
+  attributes?: ObjectAttributes | undefined
 }
 
 /** An HTTP byte range: `{ start, end? }` (end inclusive) or the last `suffix` bytes. */
@@ -51,6 +74,8 @@ export interface MultipartUpload {
   contentType: string
   initiated: Date
   metadata?: Record<string, string>
+  /** Given to the object at Complete. */
+  attributes?: ObjectAttributes
 }
 
 export interface StoredPart {
@@ -59,6 +84,8 @@ export interface StoredPart {
   etag: string
   size: number
   lastModified: Date
+  /** CRC-64/ECMA-182 of the part's stored bytes, decimal. */
+  crc64?: string
 }
 
 export interface UploadPartInput {
@@ -69,6 +96,8 @@ export interface UploadPartInput {
   body: ByteSource
   contentMd5?: string | undefined
   contentLength?: number | undefined
+  /** Fault injection: store the byte at this offset inverted. */
+  corruptAt?: number | undefined
 }
 
 /** One `<Part>` of a CompleteMultipartUpload body. */
@@ -92,6 +121,8 @@ export interface ObjectStore {
   get(bucket: string, key: string, range?: RangeRequest): Promise<ObjectBody | undefined>
   /** Whether there was an object to delete. */
   delete(bucket: string, key: string): Promise<boolean>
+  /** Replaces an object's attributes (tags, ACL...) without touching its bytes or Last-Modified; undefined when there is no object. */
+  setAttributes(bucket: string, key: string, attributes: ObjectAttributes): Promise<StoredObject | undefined>
   /** Objects, sorted by bucket then key; for inspection. */
   list(filter?: { bucket?: string; prefix?: string }): Promise<StoredObject[]>
 
@@ -100,6 +131,7 @@ export interface ObjectStore {
     key: string
     contentType: string
     metadata?: Record<string, string> | undefined
+    attributes?: ObjectAttributes | undefined
   }): Promise<MultipartUpload>
   /** Throws `NoSuchUpload` (unknown id, or the id belongs to another bucket/key). Same number again replaces the part. */
   uploadPart(input: UploadPartInput): Promise<StoredPart>

@@ -1,5 +1,6 @@
 import { stringifyJson } from '@service-sdk/core'
 import { SimError } from '../sim-error.ts'
+import { type DeliveryHandler, deliverInProcess } from '../testing/deliver.ts'
 import { derange, type EventTimeFormat, varyFolderBody } from './delivery-faults.ts'
 
 export interface WebhookSenderOptions {
@@ -57,6 +58,14 @@ export interface WebhookSender {
   idle(): Promise<void>
   /** Cancel timers and in-flight attempts; pending deliveries stay pending. */
   stop(): void
+  /** Forget every delivery (pending ones are dropped) and go back to the options it started with. */
+  reset(): void
+  /**
+   * Deliver to a function instead of over HTTP (e.g. a webhook receiver's `fetch`): every delivery
+   * whose URL starts with `prefix` (all of them without one), with the same retries and faults.
+   * Returns a function that removes the route.
+   */
+  deliverTo(handler: DeliveryHandler, prefix?: string): () => void
 }
 
 type Settings = Required<WebhookSenderOptions & DeliveryFaults>
@@ -106,7 +115,10 @@ export function createWebhookSender(
   const records: Delivery[] = []
   const lanes = new Map<string, Lane>()
   const timers = new Set<ReturnType<typeof setTimeout>>()
-  const halt = new AbortController()
+  let halt = new AbortController()
+  const routes: Array<{ prefix: string; handler: DeliveryHandler }> = []
+  /** Bumped by reset(): attempts of an earlier generation are forgotten when they settle. */
+  let generation = 0
   let held: Entry[] = []
   let holdTimer: ReturnType<typeof setTimeout> | undefined
   let folderCount = 0
@@ -136,7 +148,7 @@ export function createWebhookSender(
     if (lane.busy || stopped) return
     const entry = lane.queue.shift()
     if (!entry) {
-      lanes.delete(url)
+      if (lanes.get(url) === lane) lanes.delete(url)
       return
     }
     lane.busy = true
@@ -175,15 +187,19 @@ export function createWebhookSender(
   async function attempt(entry: Entry): Promise<void> {
     const d = entry.delivery
     const timeoutMs = settings.timeoutMs
+    const started = generation
     d.attempts++
     try {
-      const response = await fetch(d.url, {
+      const init: RequestInit = {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
         body: entry.text,
         redirect: 'manual',
         signal: AbortSignal.any([halt.signal, AbortSignal.timeout(timeoutMs)]),
-      })
+      }
+      const handler = routes.findLast((r) => d.url.startsWith(r.prefix))?.handler
+      const response = handler ? await deliverInProcess(handler, d.url, init) : await fetch(d.url, init)
+      if (started !== generation) return
       // Only the status matters; release the connection.
       await response.body?.cancel().catch(() => {})
       d.lastStatus = response.status
@@ -194,6 +210,7 @@ export function createWebhookSender(
       }
       d.lastError = `HTTP ${response.status}`
     } catch (error) {
+      if (started !== generation) return
       delete d.lastStatus
       if (stopped) {
         d.lastError = 'stopped'
@@ -274,6 +291,30 @@ export function createWebhookSender(
       timers.clear()
       halt.abort()
       settle()
+    },
+    reset() {
+      generation++
+      halt.abort()
+      halt = new AbortController()
+      if (holdTimer) clearTimeout(holdTimer)
+      holdTimer = undefined
+      for (const timer of timers) clearTimeout(timer)
+      timers.clear()
+      held = []
+      lanes.clear()
+      records.length = 0
+      folderCount = 0
+      Object.assign(settings, DEFAULTS)
+      applySettings(settings, options)
+      settle()
+    },
+    deliverTo(handler, prefix = '') {
+      const route = { prefix, handler }
+      routes.push(route)
+      return () => {
+        const at = routes.indexOf(route)
+        if (at >= 0) routes.splice(at, 1)
+      }
     },
   }
 }

@@ -1,6 +1,8 @@
 import { ServiceValidationError } from '@service-sdk/core'
 import { createChunkReader } from '../chunk-reader.ts'
+import { crc64 } from '../crc64.ts'
 import {
+  blobChecksum,
   blobSource,
   type PreparedSource,
   type RandomAccessSource,
@@ -35,7 +37,12 @@ function isStream(value: unknown): value is ReadableStream<Uint8Array> | AsyncIt
 
 /** Parts are Blob slices: the browser sends them from disk, nothing is read into memory. */
 function sliced(blob: Blob): RandomAccessSource {
-  return blobSource(blob, (start, end) => ({ size: end - start, content: blob.slice(start, end) }))
+  // The CRC is read from the slice again once it is sent (the browser sends it from disk).
+  return blobSource(blob, (start, end) => ({
+    size: end - start,
+    content: blob.slice(start, end),
+    checksum: () => blobChecksum(blob, start, end),
+  }))
 }
 
 function streamSource(stream: ReadableStream<Uint8Array> | AsyncIterable<unknown>): SequentialSource {
@@ -49,7 +56,11 @@ function streamSource(stream: ReadableStream<Uint8Array> | AsyncIterable<unknown
     read: (max) => reader.read(max),
     ended: () => reader.ended(),
     head: () => reader.head(),
-    body: (chunks, size) => ({ size, content: new Blob(chunks as Uint8Array<ArrayBuffer>[]) }),
+    body: (chunks, size) => ({
+      size,
+      content: new Blob(chunks as Uint8Array<ArrayBuffer>[]),
+      checksum: () => crc64(...chunks),
+    }),
     cancel: () => reader.cancel(),
   }
 }

@@ -1,5 +1,6 @@
 import { close, open, read } from 'node:fs'
 import type { ClientRequest } from 'node:http'
+import { type Crc64, createCrc64 } from '../crc64.ts'
 
 const RANGE = Symbol.for('@service-sdk/open/file-range')
 
@@ -14,6 +15,8 @@ export interface FileRange {
   readonly path: string
   readonly start: number
   readonly end: number
+  /** The CRC-64 of the bytes read so far, computed as they are read. */
+  readonly crc: Crc64
   /** The file could not be read: the source's failure, not the network's. */
   fail(error: unknown): void
 }
@@ -24,7 +27,7 @@ export function fileRange(
   end: number,
   fail: (error: unknown) => void,
 ): FileRange {
-  return { [RANGE]: true, path, start, end, fail }
+  return { [RANGE]: true, path, start, end, crc: createCrc64(), fail }
 }
 
 export function isFileRange(value: unknown): value is FileRange {
@@ -91,8 +94,10 @@ export async function sendFileRange(
         throw error
       }
       position += bytesRead
+      const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead)
+      range.crc.update(chunk)
       written[slot] = new Promise((resolve) => {
-        request.write(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead), resolve)
+        request.write(chunk, resolve)
       })
       onBytes(bytesRead)
     }

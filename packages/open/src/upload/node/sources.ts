@@ -3,6 +3,7 @@ import { basename, resolve } from 'node:path'
 import { Readable } from 'node:stream'
 import { ServiceValidationError } from '@service-sdk/core'
 import { createChunkReader } from '../chunk-reader.ts'
+import { crc64, createCrc64 } from '../crc64.ts'
 import type { OssBody } from '../oss-adapter.ts'
 import {
   blobSource,
@@ -60,10 +61,10 @@ async function fileSource(path: string): Promise<RandomAccessSource> {
     contentType: undefined,
     fingerprint: { name: absolute, size: stats.size, lastModified: stats.mtimeMs },
     body(start, end) {
-      const body: OssBody = { size: end - start }
-      body.stream = fileRange(absolute, start, end, (error) => {
+      const range = fileRange(absolute, start, end, (error) => {
         body.failure = error
       })
+      const body: OssBody = { size: end - start, stream: range, checksum: () => range.crc.value() }
       return body
     },
     async head(bytes) {
@@ -76,6 +77,25 @@ async function fileSource(path: string): Promise<RandomAccessSource> {
         await handle.close()
       }
     },
+    checksum: (start, end) => fileChecksum(absolute, start, end),
+  }
+}
+
+/** The CRC-64 of bytes [start, end) of a file, read 1 MiB at a time. */
+async function fileChecksum(path: string, start: number, end: number): Promise<bigint> {
+  const handle = await open(path, 'r')
+  try {
+    const crc = createCrc64()
+    const buffer = Buffer.allocUnsafe(Math.min(1024 * 1024, Math.max(1, end - start)))
+    for (let at = start; at < end; ) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - at), at)
+      if (bytesRead === 0) throw new Error(`${path} ended before byte ${end}: it changed`)
+      crc.update(buffer.subarray(0, bytesRead))
+      at += bytesRead
+    }
+    return crc.value()
+  } finally {
+    await handle.close()
   }
 }
 
@@ -86,17 +106,29 @@ function bytesSource(bytes: Uint8Array): RandomAccessSource {
     fileName: undefined,
     contentType: undefined,
     fingerprint: undefined,
-    body: (start, end) => ({ size: end - start, stream: bytesBody([bytes.subarray(start, end)]) }),
+    body: (start, end) => ({
+      size: end - start,
+      stream: bytesBody([bytes.subarray(start, end)]),
+      checksum: () => crc64(bytes.subarray(start, end)),
+    }),
     head: async (n) => bytes.subarray(0, n),
+    checksum: async (start, end) => crc64(bytes.subarray(start, end)),
   }
 }
 
 /** Parts are streamed from Blob slices, so a large Blob is never copied into one Buffer. */
 function streamedBlob(blob: Blob): RandomAccessSource {
   return blobSource(blob, (start, end) => {
-    const body: OssBody = { size: end - start }
+    const crc = createCrc64()
+    const body: OssBody = { size: end - start, checksum: () => crc.value() }
+    const tap = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        crc.update(chunk)
+        controller.enqueue(chunk)
+      },
+    })
     const stream = Readable.fromWeb(
-      blob.slice(start, end).stream() as import('node:stream/web').ReadableStream,
+      blob.slice(start, end).stream().pipeThrough(tap) as import('node:stream/web').ReadableStream,
     )
     stream.on('error', (error) => {
       body.failure = error
@@ -118,7 +150,7 @@ function streamSource(stream: AsyncIterable<unknown>): SequentialSource {
     read: (max) => reader.read(max),
     ended: () => reader.ended(),
     head: () => reader.head(),
-    body: (chunks, size) => ({ size, stream: bytesBody(chunks) }),
+    body: (chunks, size) => ({ size, stream: bytesBody(chunks), checksum: () => crc64(...chunks) }),
     cancel: () => reader.cancel(),
   }
 }

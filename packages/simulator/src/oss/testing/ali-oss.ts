@@ -82,6 +82,13 @@ export interface AliOssClient {
     parts: { number: number; etag: string }[],
   ): Promise<{ etag: string; res: AliOssResponse }>
   abortMultipartUpload(name: string, uploadId: string): Promise<{ res: AliOssResponse }>
+  listUploads(query?: Record<string, string | number>): Promise<{
+    uploads: { name: string; uploadId: string; initiated: string }[]
+    nextKeyMarker: string
+    nextUploadIdMarker: string
+    isTruncated: boolean
+    res: AliOssResponse
+  }>
   listParts(
     name: string,
     uploadId: string,

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
-import { createOssApp, type OssOptions } from '../app.ts'
+import { createOssApp, OSS_SERVER_OPTIONS, type OssOptions } from '../app.ts'
 
 export interface RunningOss {
   port: number
@@ -14,7 +14,7 @@ export function startOss(options: OssOptions): Promise<RunningOss> {
   const app = createOssApp(options)
   return new Promise((resolve, reject) => {
     const server: ServerType = serve(
-      { fetch: app.fetch, port: 0, hostname: '127.0.0.1' },
+      { fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions: OSS_SERVER_OPTIONS },
       (info: AddressInfo) => {
         resolve({
           port: info.port,

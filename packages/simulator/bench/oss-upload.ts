@@ -1,7 +1,7 @@
 /**
  * Upload throughput through the OSS app with the real ali-oss client.
  *
- *   pnpm exec node packages/simulator/src/oss/bench.ts [--size 512] [--part 8] [--parallel 4]
+ *   pnpm exec node packages/simulator/bench/oss-upload.ts [--size 512] [--part 8] [--parallel 4]
  *     [--uploads 1] [--store directory|memory|sink] [--body node|web] [--op multipart|put] [--in-process]
  *
  * By default the server runs in a child process (as `service-sim` does); `--in-process` runs it in
@@ -22,11 +22,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { type ServerType, serve } from '@hono/node-server'
-import { createOssApp } from './app.ts'
-import { directoryObjectStore } from './directory-store.ts'
-import { memoryObjectStore } from './memory-store.ts'
-import type { ObjectStore } from './store.ts'
-import { aliOss } from './testing/ali-oss.ts'
+import { createOssApp } from '../src/oss/app.ts'
+import { directoryObjectStore } from '../src/oss/directory-store.ts'
+import { memoryObjectStore } from '../src/oss/memory-store.ts'
+import type { ObjectStore } from '../src/oss/store.ts'
+import { aliOss } from '../src/oss/testing/ali-oss.ts'
 
 const { values } = parseArgs({
   options: {

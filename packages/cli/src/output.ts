@@ -1,0 +1,137 @@
+import Table from 'cli-table3'
+import picocolors from 'picocolors'
+import { CliError, EXIT } from './errors.ts'
+
+/**
+ * Colours only on a terminal, never with NO_COLOR or --no-color; FORCE_COLOR forces them.
+ * (picocolors alone would also colour piped output whenever a CI variable is set.)
+ */
+const colours =
+  !process.env.NO_COLOR &&
+  !process.argv.includes('--no-color') &&
+  (Boolean(process.env.FORCE_COLOR) || (process.stdout.isTTY === true && process.env.TERM !== 'dumb'))
+export const pc = picocolors.createColors(colours)
+
+/** stdout: tables for people, JSON for scripts (`--json`); stderr: errors and progress. */
+export interface Output {
+  json: boolean
+  /** One JSON value (with `--json`), or a table of rows. */
+  table(rows: Array<Record<string, unknown>>, columns: string[]): void
+  /** A JSON value as is (`--json`), or these lines of text. */
+  result(value: unknown, text: () => string): void
+  /** A line for people on stderr (never with `--json` on stdout). */
+  note(line: string): void
+}
+
+export function createOutput(json: boolean): Output {
+  return {
+    json,
+    table(rows, columns) {
+      if (json) return void process.stdout.write(`${JSON.stringify(rows)}\n`)
+      const table = new Table({
+        head: columns.map((c) => pc.bold(c)),
+        style: { head: [], border: [] },
+      })
+      for (const row of rows) table.push(columns.map((c) => cell(row[c])))
+      process.stdout.write(`${table.toString()}\n`)
+    },
+    result(value, text) {
+      process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text()}\n`)
+    },
+    note(line) {
+      process.stderr.write(`${line}\n`)
+    },
+  }
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return pc.dim('-')
+  if (value === true) return pc.green('yes')
+  if (value === false) return pc.yellow('no')
+  return String(value)
+}
+
+/** One line and a hint on stderr (JSON with `--json`); returns the exit code. */
+export async function reportError(error: unknown, json: boolean): Promise<number> {
+  const { message, hint, code, exit } = await explain(error)
+  if (json)
+    process.stderr.write(`${JSON.stringify({ error: { code, message, ...(hint ? { hint } : {}) } })}\n`)
+  else process.stderr.write(`${pc.red('Error:')} ${message}\n${hint ? `${pc.dim('Hint:')} ${hint}\n` : ''}`)
+  return exit
+}
+
+interface Explained {
+  message: string
+  hint: string | undefined
+  code: string
+  exit: number
+}
+
+async function explain(error: unknown): Promise<Explained> {
+  // Imported here: the error classes load zod, which `service --help` does not need.
+  const {
+    ServiceAuthenticationError,
+    ServiceConnectionError,
+    ServiceError,
+    ServiceNotFoundError,
+    ServicePermissionError,
+    ServiceTimeoutError,
+    ServiceValidationError,
+  } = await import('@service-sdk/core')
+  if (error instanceof CliError)
+    return { message: error.message, hint: error.hint, code: error.kind, exit: EXIT[error.kind] }
+  if (ServiceValidationError.isInstance(error)) {
+    const issues = error.issues.map((i) => `${i.path || 'input'}: ${i.message}`).join('; ')
+    return {
+      message: issues || error.message,
+      hint: 'Check the arguments (--help shows examples)',
+      code: error.code,
+      exit: EXIT.usage,
+    }
+  }
+  if (ServiceConnectionError.isInstance(error) || ServiceTimeoutError.isInstance(error))
+    return {
+      message: oneLine(error.message),
+      hint: 'Is the service reachable? Check `service config`; locally, start one with `service sim`',
+      code: error.code,
+      exit: EXIT.unreachable,
+    }
+  if (ServiceAuthenticationError.isInstance(error))
+    return {
+      message: oneLine(error.message),
+      hint: 'The key or token was refused: check `service config` (SERVICE_TEAM_API_KEY, SERVICE_OPEN_TOKEN, SERVICE_API_KEY)',
+      code: error.code,
+      exit: EXIT.failed,
+    }
+  if (ServicePermissionError.isInstance(error))
+    return {
+      message: oneLine(error.message),
+      hint: '`service spaces` shows where you may write; `service members list` who is in the team',
+      code: error.code,
+      exit: EXIT.failed,
+    }
+  if (ServiceNotFoundError.isInstance(error))
+    return {
+      message: oneLine(error.message),
+      hint: 'Check the id (`service members list`, `service spaces`)',
+      code: error.code,
+      exit: EXIT.failed,
+    }
+  if (ServiceError.isInstance(error))
+    return { message: oneLine(error.message), hint: undefined, code: error.code, exit: EXIT.failed }
+  const message = error instanceof Error ? error.message : String(error)
+  return { message: oneLine(message), hint: undefined, code: 'error', exit: EXIT.failed }
+}
+
+const oneLine = (text: string) => text.split('\n')[0] ?? text
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`
+}
