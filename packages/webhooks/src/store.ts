@@ -27,6 +27,7 @@ export interface NewEvent {
 }
 
 export interface StoredEvent extends NewEvent {
+  /** The event's order key; null when it has none (not ordered). */
   orderKey: string | null
   status: EventStatus
   /** Attempts started so far (a claim counts as an attempt, even if its worker crashed). */
