@@ -12,6 +12,8 @@
  *
  *     pnpm bench webhooks     (builds first; BENCH_SECONDS=5 and BENCH_ROUNDS=3 by default)
  *     BENCH_PROCESSING=0 pnpm --filter @service-sdk/bench bench webhooks    (store and acknowledge only)
+ *
+ * Then the cost of ordering per key (ordering.ts; BENCH_ORDERING=0 skips it).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -325,3 +327,5 @@ if (await pgReachable()) {
 } else {
   console.log(`\nPostgreSQL not reachable at ${PG_URL}: its part of the benchmark was skipped.`)
 }
+
+if (process.env.BENCH_ORDERING !== '0') await import('./ordering.ts')

@@ -18,6 +18,7 @@ export type {
   WebhookEventOf,
   WithTime,
 } from './events.ts'
+export type { OrderBy } from './order-key.ts'
 export { isKnownEvent, parseWebhook, type ReadOptions } from './parse.ts'
 export type { HandlerContext, WebhookHandler, WebhookHandlers } from './processor.ts'
 export type { Readiness } from './readiness.ts'

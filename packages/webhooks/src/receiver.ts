@@ -4,6 +4,7 @@ import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts
 import { bodyText } from './decode.ts'
 import { WebhookError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from './events.ts'
+import { type OrderBy, orderKeys } from './order-key.ts'
 import { createProcessor, storeUnavailable, type WebhookHandler } from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'
 import type { EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
@@ -45,6 +46,13 @@ export interface WebhookReceiverOptions {
    * in `lastError`, instead of reaching handlers with `context.warnings`. Default false.
    */
   strict?: boolean
+  /**
+   * Events that must run one at a time, in the order this receiver stored them: those with the
+   * same key (`'folderId'`, `'materialId'`, or your function). The key is computed and stored on
+   * arrival; every worker on the store then keeps that order. Default: no ordering. See the
+   * README's "Ordering per key" for what it guarantees and costs.
+   */
+  orderBy?: OrderBy
   /** For tests: the time and randomness the worker uses. */
   clock?: WorkerClock
 }
@@ -125,6 +133,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const logger = redactingLogger(options.logger, redact)
   const clock = options.clock ?? { now: Date.now, random: Math.random }
   const store = options.store ?? sqliteStore('webhooks.sqlite')
+  const orderKeyOf = orderKeys(options.orderBy, logger)
 
   // Requests being received now: processing yields to them when the event loop is saturated.
   let receiving = 0
@@ -196,9 +205,17 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       return refuse(error)
     }
     const { key, eventType } = admitted
+    const receivedAt = clock.now()
+    const orderKey = orderKeyOf?.(text, receivedAt) ?? null
     let outcome: 'inserted' | 'duplicate'
     try {
-      outcome = await store.insert({ key, eventType, body: text, receivedAt: clock.now() })
+      outcome = await store.insert({
+        key,
+        eventType,
+        body: text,
+        receivedAt,
+        ...(orderKey === null ? {} : { orderKey }),
+      })
     } catch (cause) {
       const error = storeUnavailable(
         'The event could not be stored, so it was not acknowledged',

@@ -19,9 +19,16 @@ export interface NewEvent {
   /** The raw body, exactly as received (lossless: ids keep every digit, unknown fields stay). */
   body: string
   receivedAt: number
+  /**
+   * Events with the same order key run one at a time, in the order they were stored (see the
+   * receiver's `orderBy`); absent or null: no ordering.
+   */
+  orderKey?: string | null
 }
 
 export interface StoredEvent extends NewEvent {
+  /** The event's order key; null when it has none (not ordered). */
+  orderKey: string | null
   status: EventStatus
   /** Attempts started so far (a claim counts as an attempt, even if its worker crashed). */
   attempts: number
@@ -95,7 +102,11 @@ export interface WebhookStore {
    * event with the same key exists already (in any status), in which case nothing changes.
    */
   insert(event: NewEvent): Promise<'inserted' | 'duplicate'>
-  /** Lease up to `limit` events: due `pending` ones, and `processing` ones whose lease expired. */
+  /**
+   * Lease up to `limit` events: due `pending` ones, and `processing` ones whose lease expired.
+   * An event with an order key is not leased while another event of its key is `processing`, or
+   * while an earlier one (stored before it) is `pending`: done and dead events release the key.
+   */
   claim(options: ClaimOptions): Promise<ClaimedEvent[]>
   /** Extend a lease held by `owner`; false when it was lost. */
   renew(key: string, owner: string, leaseUntil: number): Promise<boolean>

@@ -26,6 +26,7 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
       if (events.has(event.key)) return 'duplicate'
       events.set(event.key, {
         ...event,
+        orderKey: event.orderKey ?? null,
         status: 'pending',
         attempts: 0,
         nextAttemptAt: event.receivedAt,
@@ -44,10 +45,18 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
       const due = [...events.values()]
         .filter((e) => e.status === 'pending' && e.nextAttemptAt <= now)
         .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt)
-      return [...expired, ...due].slice(0, limit).map((e) => {
-        Object.assign(e, { status: 'processing', owner, leaseUntil: now + leaseMs, attempts: e.attempts + 1 })
-        return view(e) as ClaimedEvent
-      })
+      return [...expired, ...due]
+        .filter((e) => mayRun(e, events.values()))
+        .slice(0, limit)
+        .map((e) => {
+          Object.assign(e, {
+            status: 'processing',
+            owner,
+            leaseUntil: now + leaseMs,
+            attempts: e.attempts + 1,
+          })
+          return view(e) as ClaimedEvent
+        })
     },
     async renew(key, owner, leaseUntil) {
       await open()
@@ -119,4 +128,20 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
       closed = true
     },
   }
+}
+
+/**
+ * Whether an event may be leased as far as its order key goes (checked against the state before
+ * the claim, as the SQL stores do): no other event of its key processing, none earlier pending.
+ * The map keeps insertion order, which is arrival order.
+ */
+function mayRun(event: StoredEvent, all: Iterable<StoredEvent>): boolean {
+  if (event.orderKey === null) return true
+  let earlier = true
+  for (const other of all) {
+    if (other === event) earlier = false
+    else if (other.orderKey !== event.orderKey) continue
+    else if (other.status === 'processing' || (earlier && other.status === 'pending')) return false
+  }
+  return true
 }

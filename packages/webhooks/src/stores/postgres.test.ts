@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { orderingContract } from '../../test/ordering-contract.ts'
 import { storeContract } from '../../test/store-contract.ts'
+import type { WebhookEvent } from '../events.ts'
 import { postgresStore } from './postgres.ts'
 
 const postgres = await postgresOrSkip()
@@ -34,6 +36,43 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
   storeContract('postgresStore on a caller-owned pool', async () =>
     postgresStore(admin, { schema, table: table() }),
   )
+  orderingContract('postgresStore', async () => postgresStore(postgres.url, { schema, table: table() }))
+
+  it('creates a new table from several processes at once without failing (no deadlock between them)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const t = table()
+      const stores = [1, 2, 3].map(() => postgresStore(postgres.url, { schema, table: t }))
+      const outcomes = await Promise.all(
+        stores.map((s, i) => s.insert({ key: `k${i}`, eventType: 'X', body: '{}', receivedAt: 1 })),
+      ).finally(() => Promise.all(stores.map((s) => s.close())))
+      expect(outcomes).toEqual(['inserted', 'inserted', 'inserted'])
+    }
+  })
+
+  it('adds the order_key column to a table made before order keys existed, keeping its events', async () => {
+    const old = table()
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}";
+      CREATE TABLE "${schema}"."${old}" (seq bigserial PRIMARY KEY, key text NOT NULL UNIQUE, event_type text NOT NULL,
+        body text NOT NULL, received_at bigint NOT NULL, status text NOT NULL DEFAULT 'pending',
+        attempts integer NOT NULL DEFAULT 0, next_attempt_at bigint NOT NULL, lease_owner text, lease_until bigint,
+        last_error text, finished_at bigint);
+      INSERT INTO "${schema}"."${old}" (key, event_type, body, received_at, next_attempt_at) VALUES ('old', 'X', '{}', 1, 1)`)
+    // Three processes upgrading it at once: none fails, none deadlocks.
+    const stores = [
+      postgresStore(postgres.url, { schema, table: old }),
+      postgresStore(admin, { schema, table: old }),
+      postgresStore(postgres.url, { schema, table: old }),
+    ]
+    const [before, inserted] = await Promise.all([
+      stores[0]!.get('old'),
+      stores[1]!.insert({ key: 'new', eventType: 'X', body: '{}', receivedAt: 2, orderKey: 'k' }),
+      stores[2]!.counts(),
+    ])
+    expect(before).toMatchObject({ key: 'old', status: 'pending', orderKey: null })
+    expect(inserted).toBe('inserted')
+    expect(await stores[0]!.get('new')).toMatchObject({ orderKey: 'k' })
+    await Promise.all(stores.map((s) => s.close()))
+  })
 
   it('never hands the same event to two workers claiming at once (SKIP LOCKED)', async () => {
     const store = postgresStore(postgres.url, { schema, table: table(), max: 8 })
@@ -121,6 +160,71 @@ describe.skipIf(!postgres.available)('two receivers sharing one PostgreSQL inbox
     expect(new Set(runs).size).toBe(80)
     expect(runs).toHaveLength(80)
     await Promise.all([a.close(), b.close()])
+  })
+
+  it('keep one key in order between two workers (ingest-only receiver with orderBy, two runWorker)', async () => {
+    const { createWebhookReceiver } = await import('../receiver.ts')
+    const { runWorker } = await import('../run-worker.ts')
+    const { generateWebhookToken } = await import('../token.ts')
+    const token = generateWebhookToken()
+    const t = table()
+    const receiver = createWebhookReceiver({
+      token,
+      store: postgresStore(postgres.url, { schema, table: t }),
+      processing: false,
+      orderBy: 'materialId',
+    })
+    const finished: string[] = []
+    const running = new Map<string, number>()
+    let peak = 0
+    let failedOnce = false
+    const handler = async (event: WebhookEvent) => {
+      const id = String((event as { eventId?: string }).eventId)
+      const key = id.split('-')[0]!
+      running.set(key, (running.get(key) ?? 0) + 1)
+      if (key !== 'free') peak = Math.max(peak, running.get(key)!)
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 3))
+        if (id === 'a-3' && !failedOnce) {
+          failedOnce = true
+          throw new Error('a-3 fails once')
+        }
+        finished.push(id)
+      } finally {
+        running.set(key, running.get(key)! - 1)
+      }
+    }
+    const workers = [1, 2].map(() =>
+      runWorker({
+        store: postgresStore(postgres.url, { schema, table: t }),
+        handlers: { '*': handler },
+        processing: { concurrency: 4, pollIntervalMs: 20, retry: { minDelayMs: 20, maxDelayMs: 20 } },
+      }),
+    )
+    for (let i = 0; i < 10; i++) {
+      for (const [key, ids] of [
+        ['a', '7'],
+        ['b', '8'],
+        ['free', '7,8'],
+      ] as const) {
+        const response = await receiver.fetch(
+          new Request(`https://h.example.com/webhooks/${token}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: `{"eventId":"${key}-${i}","eventType":"MATERIAL_DELETED","eventTime":"1753946860000","payload":{"materialIds":[${ids}]}}`,
+          }),
+        )
+        expect(response.status).toBe(200)
+      }
+    }
+    await expect.poll(() => finished.length, { timeout: 20_000 }).toBe(30)
+    expect(failedOnce).toBe(true)
+    for (const key of ['a', 'b'])
+      expect(finished.filter((id) => id.startsWith(`${key}-`))).toEqual(
+        Array.from({ length: 10 }, (_, i) => `${key}-${i}`),
+      )
+    expect(peak).toBe(1)
+    await Promise.all([receiver.close(), ...workers.map((w) => w.close())])
   })
 })
 

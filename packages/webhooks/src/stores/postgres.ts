@@ -72,6 +72,14 @@ export function postgresStore(
 
   async function connect(): Promise<PgQueryable> {
     pool ??= await createPool(settings!)
+    // A table made before order keys existed gets the column. Only when it is missing (ALTER TABLE
+    // locks the whole table even when there is nothing to do), and before the CREATE INDEX
+    // statements take their lock in the same transaction (two processes upgrading at once would
+    // deadlock on the lock upgrade).
+    const addOrderKey = `DO $$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('${name}') AND attname = 'order_key' AND NOT attisdropped)
+        THEN ALTER TABLE ${name} ADD COLUMN IF NOT EXISTS order_key text; END IF;
+      END $$;`
     const ddl = `
       ${schema ? `CREATE SCHEMA IF NOT EXISTS "${schema}";` : ''}
       CREATE TABLE IF NOT EXISTS ${name} (
@@ -86,11 +94,15 @@ export function postgresStore(
         lease_owner text,
         lease_until bigint,
         last_error text,
-        finished_at bigint
+        finished_at bigint,
+        order_key text
       );
+      ${addOrderKey}
       CREATE INDEX IF NOT EXISTS ${table}_due ON ${name} (next_attempt_at, seq) WHERE status = 'pending';
       CREATE INDEX IF NOT EXISTS ${table}_lease ON ${name} (lease_until) WHERE status = 'processing';
-      CREATE INDEX IF NOT EXISTS ${table}_status ON ${name} (status, seq);`
+      CREATE INDEX IF NOT EXISTS ${table}_status ON ${name} (status, seq);
+      CREATE INDEX IF NOT EXISTS ${table}_order ON ${name} (order_key, seq)
+        WHERE order_key IS NOT NULL AND status IN ('pending', 'processing');`
     try {
       await pool.query(ddl)
     } catch {
@@ -154,8 +166,9 @@ export function postgresStore(
       try {
         const { rows } = await query<{ key: string }>(
           `WITH ins AS (
-             INSERT INTO ${name} (key, event_type, body, received_at, next_attempt_at)
-             SELECT k, t, b, r, r FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS u(k, t, b, r)
+             INSERT INTO ${name} (key, event_type, body, received_at, next_attempt_at, order_key)
+             SELECT k, t, b, r, r, o FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $6::text[])
+               WITH ORDINALITY AS u(k, t, b, r, o, i) ORDER BY i
              ON CONFLICT (key) DO NOTHING RETURNING key
            )
            SELECT key, pg_notify($5, '') FROM ins`,
@@ -165,6 +178,7 @@ export function postgresStore(
             group.map((p) => p.event.body),
             group.map((p) => p.event.receivedAt),
             channel,
+            group.map((p) => p.event.orderKey ?? null),
           ],
         )
         // A key sent twice in one group is inserted once: the first request wins.
@@ -202,14 +216,20 @@ export function postgresStore(
     },
     async claim({ owner, limit, now, leaseMs }) {
       // Expired leases first (their workers died), then due events in arrival order. SKIP LOCKED:
-      // rows another worker is claiming right now are passed over, not waited for.
+      // rows another worker is claiming right now are passed over, not waited for. An event with
+      // an order key waits while another of its key is processing or an earlier one pending.
+      const inTurn = `(e.order_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${name} AS o
+        WHERE o.order_key = e.order_key AND o.status IN ('pending', 'processing') AND o.seq <> e.seq
+          AND (o.status = 'processing' OR o.seq < e.seq)))`
       const { rows } = await query<EventRow & { ord: string }>(
         `WITH expired AS (
-           SELECT seq, lease_until AS due FROM ${name}
-           WHERE status = 'processing' AND lease_until <= $3 ORDER BY lease_until LIMIT $4 FOR UPDATE SKIP LOCKED
+           SELECT seq, lease_until AS due FROM ${name} AS e
+           WHERE status = 'processing' AND lease_until <= $3 AND ${inTurn}
+           ORDER BY lease_until LIMIT $4 FOR UPDATE SKIP LOCKED
          ), ready AS (
-           SELECT seq, next_attempt_at AS due FROM ${name}
-           WHERE status = 'pending' AND next_attempt_at <= $3 ORDER BY next_attempt_at, seq LIMIT $4 FOR UPDATE SKIP LOCKED
+           SELECT seq, next_attempt_at AS due FROM ${name} AS e
+           WHERE status = 'pending' AND next_attempt_at <= $3 AND ${inTurn}
+           ORDER BY next_attempt_at, seq LIMIT $4 FOR UPDATE SKIP LOCKED
          ), picked AS (
            SELECT seq, row_number() OVER (ORDER BY kind, due, seq) AS ord
            FROM (SELECT seq, 0 AS kind, due FROM expired UNION ALL SELECT seq, 1 AS kind, due FROM ready) AS c

@@ -13,6 +13,7 @@ export interface EventRow {
   lease_until: number | string | null
   last_error: string | null
   finished_at: number | string | null
+  order_key: string | null
 }
 
 // PostgreSQL returns bigint columns as strings; epoch milliseconds fit a number exactly.
@@ -25,6 +26,7 @@ export function fromRow(row: EventRow): StoredEvent {
     eventType: row.event_type,
     body: row.body,
     receivedAt: num(row.received_at),
+    orderKey: row.order_key ?? null,
     status: row.status,
     attempts: row.attempts,
     nextAttemptAt: num(row.next_attempt_at),

@@ -2,7 +2,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite'
 
 /** What the SQLite store asks of its engine; plain data, so it can cross to a worker thread. */
 export type WriteOp =
-  | { t: 'insert'; key: string; eventType: string; body: string; receivedAt: number }
+  | { t: 'insert'; key: string; eventType: string; body: string; receivedAt: number; orderKey: string | null }
   | { t: 'claim'; owner: string; limit: number; now: number; leaseMs: number }
   | { t: 'renew'; key: string; owner: string; leaseUntil: number }
   | {
@@ -60,15 +60,29 @@ export function createEngine(config: EngineConfig): Engine {
       lease_owner TEXT,
       lease_until INTEGER,
       last_error TEXT,
-      finished_at INTEGER
+      finished_at INTEGER,
+      order_key TEXT
     );
     CREATE INDEX IF NOT EXISTS ${t}_due ON ${t} (next_attempt_at, seq) WHERE status = 'pending';
     CREATE INDEX IF NOT EXISTS ${t}_lease ON ${t} (lease_until) WHERE status = 'processing';
     CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (status, seq);
   `)
+  // Tables made before order keys existed get the column (another process may add it first).
+  const hasOrderKey = () =>
+    db.prepare(`SELECT 1 FROM pragma_table_info('${t}') WHERE name = 'order_key'`).get() !== undefined
+  if (!hasOrderKey()) {
+    try {
+      db.exec(`ALTER TABLE ${t} ADD COLUMN order_key TEXT`)
+    } catch (error) {
+      if (!hasOrderKey()) throw error
+    }
+  }
+  db.exec(
+    `CREATE INDEX IF NOT EXISTS ${t}_order ON ${t} (order_key, seq) WHERE order_key IS NOT NULL AND status IN ('pending', 'processing')`,
+  )
   const sql = (text: string): StatementSync => db.prepare(text)
   const insert = sql(
-    `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+    `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
   )
   // INDEXED BY: left to itself the planner picks the (status, seq) index and sorts every pending
   // row on each claim, which under load costs more than everything else the receiver does.
@@ -77,8 +91,20 @@ export function createEngine(config: EngineConfig): Engine {
       `UPDATE ${t} SET status = 'processing', lease_owner = ?, lease_until = ?, attempts = attempts + 1
        WHERE seq IN (SELECT seq FROM ${t} INDEXED BY ${index} WHERE ${where} ORDER BY ${order} LIMIT ?) RETURNING *`,
     )
-  const claimExpired = lease(`${t}_lease`, `status = 'processing' AND lease_until <= ?`, 'lease_until')
-  const claimDue = lease(`${t}_due`, `status = 'pending' AND next_attempt_at <= ?`, 'next_attempt_at, seq')
+  // Order keys: not while another event of the key is processing or an earlier one pending.
+  const inTurn = `(order_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${t} AS o INDEXED BY ${t}_order
+    WHERE o.order_key = ${t}.order_key AND o.order_key IS NOT NULL AND o.status IN ('pending', 'processing')
+      AND o.seq <> ${t}.seq AND (o.status = 'processing' OR o.seq < ${t}.seq)))`
+  const claimExpired = lease(
+    `${t}_lease`,
+    `status = 'processing' AND lease_until <= ? AND ${inTurn}`,
+    'lease_until',
+  )
+  const claimDue = lease(
+    `${t}_due`,
+    `status = 'pending' AND next_attempt_at <= ? AND ${inTurn}`,
+    'next_attempt_at, seq',
+  )
   const renew = sql(
     `UPDATE ${t} SET lease_until = ? WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
   )
@@ -106,7 +132,8 @@ export function createEngine(config: EngineConfig): Engine {
   function apply(op: WriteOp): unknown {
     switch (op.t) {
       case 'insert':
-        return insert.run(op.key, op.eventType, op.body, op.receivedAt, op.receivedAt).changes === 0
+        return insert.run(op.key, op.eventType, op.body, op.receivedAt, op.receivedAt, op.orderKey)
+          .changes === 0
           ? 'duplicate'
           : 'inserted'
       case 'claim': {

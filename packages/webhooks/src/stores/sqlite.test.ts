@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { orderingContract } from '../../test/ordering-contract.ts'
 import { storeContract } from '../../test/store-contract.ts'
 import { sqliteStore } from './sqlite.ts'
 
@@ -13,6 +14,7 @@ const file = () => join(dir, `store-${++n}.db`)
 
 storeContract('sqliteStore', async () => sqliteStore(file()))
 storeContract("sqliteStore({ thread: 'main' })", async () => sqliteStore(file(), { thread: 'main' }))
+orderingContract('sqliteStore', async () => sqliteStore(file()))
 
 describe('sqliteStore', () => {
   it('survives reopening: what was acknowledged is there', async () => {
@@ -35,6 +37,26 @@ describe('sqliteStore', () => {
     const normal = sqliteStore(file(), { synchronous: 'NORMAL' })
     await normal.close()
     expect(() => sqliteStore(file(), { synchronous: 'OFF' as 'FULL' })).toThrow(/FULL, NORMAL or EXTRA/)
+  })
+
+  it('adds the order_key column to a table made before order keys existed, keeping its events', async () => {
+    const path = file()
+    const { DatabaseSync } = await import('node:sqlite')
+    const old = new DatabaseSync(path)
+    old.exec(`CREATE TABLE webhook_events (seq INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, event_type TEXT NOT NULL,
+      body TEXT NOT NULL, received_at INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'pending',
+      attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER,
+      last_error TEXT, finished_at INTEGER);
+      INSERT INTO webhook_events (key, event_type, body, received_at, next_attempt_at) VALUES ('old', 'X', '{}', 1, 1)`)
+    old.close()
+    // Two stores opening the old file at once: one adds the column, the other finds it there.
+    const [a, b] = [sqliteStore(path), sqliteStore(path, { thread: 'main' })]
+    expect(await a.get('old')).toMatchObject({ key: 'old', status: 'pending', orderKey: null })
+    expect(await b.insert({ key: 'new', eventType: 'X', body: '{}', receivedAt: 2, orderKey: 'k' })).toBe(
+      'inserted',
+    )
+    expect(await a.get('new')).toMatchObject({ orderKey: 'k' })
+    await Promise.all([a.close(), b.close()])
   })
 
   it('commits many concurrent inserts in one group', async () => {

@@ -235,7 +235,7 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Web
   }
 
   return {
-    insert: (event) => write({ t: 'insert', ...event }),
+    insert: (event) => write({ t: 'insert', ...event, orderKey: event.orderKey ?? null }),
     async claim({ owner, limit, now, leaseMs }) {
       const rows = await write<EventRow[]>({ t: 'claim', owner, limit, now, leaseMs })
       return rows.map((row) => fromRow(row) as ClaimedEvent)
