@@ -78,7 +78,11 @@ describe('service sim', () => {
     try {
       const result = await finished(spawn(process.execPath, [script], { env: { ...home.env, ...env } }))
       expect(result.stderr).toBe('')
-      expect(JSON.parse(result.stdout)).toEqual({ members: 3, iframe: '<iframe' })
+      // The quick start prints its own line first; ours is the last.
+      expect(JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '')).toEqual({
+        members: 3,
+        iframe: '<iframe',
+      })
     } finally {
       rmSync(script, { force: true })
     }
