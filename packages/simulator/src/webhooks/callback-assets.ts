@@ -16,7 +16,7 @@ function sizeOf(sim: SimContext, bytes: number): number {
 }
 
 /**
- * A MaterialCallbackDTO (interface §2.6) for ADD and UPDATE, as seen from `folderId` (an asset
+ * A folder-callback asset (`MaterialCallbackDTO` in spec/openapi.yaml) for ADD and UPDATE, as seen from `folderId` (an asset
  * may be in several folders; parentIds lead to the one called back). Ids are bigint (raw JSON
  * integers), userId and createUser strings, as in the live sample; fields without a value are
  * null. `size` is in bytes unless the KB quirk is on (see docs/webhook-variants.md).
