@@ -1,3 +1,4 @@
+import type { PermissionReason } from '@service-sdk/core'
 import Table from 'cli-table3'
 import picocolors from 'picocolors'
 import { CliError, EXIT } from './errors.ts'
@@ -106,7 +107,7 @@ async function explain(error: unknown): Promise<Explained> {
   if (ServicePermissionError.isInstance(error))
     return {
       message: oneLine(error.message),
-      hint: '`service spaces` shows where you may write; `service members list` who is in the team',
+      hint: PERMISSION_HINTS[error.reason],
       code: error.code,
       exit: EXIT.failed,
     }
@@ -121,6 +122,15 @@ async function explain(error: unknown): Promise<Explained> {
     return { message: oneLine(error.message), hint: undefined, code: error.code, exit: EXIT.failed }
   const message = error instanceof Error ? error.message : String(error)
   return { message: oneLine(message), hint: undefined, code: 'error', exit: EXIT.failed }
+}
+
+/** What to do about a refusal, by the reason the service gave. */
+const PERMISSION_HINTS: Record<PermissionReason, string> = {
+  'domain-not-whitelisted':
+    "Add the domain to the team's verified domain whitelist in the team dashboard, or use an address on a whitelisted domain",
+  'seat-limit': 'The team has no free seat: free one or add seats in the team dashboard',
+  capability: 'The team lacks asset-event subscriptions: enable the capability for the team',
+  other: '`service spaces` shows where you may write; `service members list` who is in the team',
 }
 
 const oneLine = (text: string) => text.split('\n')[0] ?? text
