@@ -8,6 +8,7 @@ import {
 import type { Logger } from './logger.ts'
 import type { Redactor } from './redact.ts'
 import { backoffDelay, isRetryableFor, type RetryPolicy } from './retry.ts'
+import { sleep } from './sleep.ts'
 
 /** A response, read whole within the attempt's time budget. */
 export interface RawResponse {
@@ -26,19 +27,7 @@ export interface Clock {
 export const systemClock: Clock = {
   now: () => Date.now(),
   random: Math.random,
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason)
-      const onAbort = () => {
-        clearTimeout(timer)
-        reject(signal?.reason)
-      }
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort)
-        resolve()
-      }, ms)
-      signal?.addEventListener('abort', onAbort, { once: true })
-    }),
+  sleep,
 }
 
 /** What one successful response told, besides its value: for support tickets, logs and metrics. */

@@ -1,4 +1,5 @@
 import { ServiceResponseError, type UploadCredential, uploadCredentialSchema } from '@service-sdk/core'
+import { abortable } from '@service-sdk/core/internal'
 
 /** A credential and when it was issued (sts-tmp does not say when it expires). */
 export interface CachedCredential {
@@ -71,23 +72,4 @@ export function createCredentialsCache(
       if (current === entry) current = undefined
     },
   }
-}
-
-/** `promise`, or the signal's reason as soon as it aborts. */
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
 }

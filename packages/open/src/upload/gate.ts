@@ -1,4 +1,4 @@
-import { abortable } from './credentials-cache.ts'
+import { abortable } from '@service-sdk/core/internal'
 
 /**
  * `upload.pause()` / `resume()`: object requests pass the gate before they start (each part, each

@@ -1,6 +1,6 @@
 import { type Logger, ServiceValidationError, UploadError } from '@service-sdk/core'
+import { abortable } from '@service-sdk/core/internal'
 import { crc64Combine } from './crc64.ts'
-import { abortable } from './credentials-cache.ts'
 import { MAX_PARTS } from './options.ts'
 import { type DonePart, isOssFailure, type OssBody, type OssClient } from './oss-adapter.ts'
 import type { OssCaller } from './oss-call.ts'

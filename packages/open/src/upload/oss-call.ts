@@ -1,4 +1,5 @@
 import { type Logger, UploadError } from '@service-sdk/core'
+import { sleep } from '@service-sdk/core/internal'
 import type { Gate } from './gate.ts'
 import type { UploadRetryPolicy } from './options.ts'
 import { type OssClient, OssFailure } from './oss-adapter.ts'
@@ -107,19 +108,4 @@ export function backoff(
 ): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** retry)
   return Math.round(ceiling / 2 + (random() * ceiling) / 2)
-}
-
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(signal.reason)
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
 }
