@@ -10,10 +10,13 @@ export type SpanAttributes = Record<string, string | number | boolean | undefine
 /** What the span measures, as OpenTelemetry's span kinds. */
 export type SpanRole = 'client' | 'server' | 'consumer' | 'internal'
 
+/** One span being recorded (or not: see `recording`). */
 export interface SpanHandle {
   /** False when nothing is recorded (no tracing SDK registered): skip computing attributes. */
   readonly recording: boolean
+  /** Sets attributes; `undefined` values are left out. */
   setAttributes(attributes: SpanAttributes): void
+  /** Records a timestamped event on this span. */
   addEvent(name: string, attributes?: SpanAttributes): void
   /**
    * Ends the span; with an error, marks it failed with the error's class and `code` (never its
@@ -26,6 +29,7 @@ export interface SpanHandle {
 
 /** Pass one as the `instrumentation` option of a client or a webhook receiver (see `@service-sdk/core/otel`). */
 export interface Instrumentation {
+  /** Starts a span (a child of the active one, if any); the caller ends it. */
   startSpan(name: string, role: SpanRole, attributes?: SpanAttributes): SpanHandle
   /** Adds an event to the span that is active now (the upload being served, for instance), if any. */
   addEvent(name: string, attributes?: SpanAttributes): void

@@ -25,6 +25,7 @@ import { VERSION } from './version.ts'
 
 export type { Instrumentation, SpanAttributes, SpanHandle, SpanRole } from './instrumentation.ts'
 
+/** Options of {@link otelInstrumentation}. */
 export interface OtelInstrumentationOptions {
   /** Default: the global provider (what `NodeSDK.start()` or `provider.register()` set). */
   tracerProvider?: TracerProvider
@@ -40,6 +41,10 @@ const KINDS: Record<SpanRole, SpanKind> = {
   internal: SpanKind.INTERNAL,
 }
 
+/**
+ * The SDK's spans as OpenTelemetry spans, for the `instrumentation` option of the clients, the
+ * webhook receiver and `runWorker`. Throws `ServiceValidationError` for a `tracerProvider` that is not one.
+ */
 export function otelInstrumentation(options: OtelInstrumentationOptions = {}): Instrumentation {
   const provider = options.tracerProvider
   if (provider !== undefined && typeof provider?.getTracer !== 'function') {

@@ -3,7 +3,9 @@ import type { FastifyPluginCallback } from 'fastify'
 import { assertReceiver } from './adapter-receiver.ts'
 import type { Delivery, WebhookReceiver } from './receiver.ts'
 
+/** Options of {@link webhooksFastify}, besides Fastify's own (`prefix`). */
 export interface FastifyWebhookOptions {
+  /** The receiver from `createWebhookReceiver()`. */
   receiver: WebhookReceiver
 }
 

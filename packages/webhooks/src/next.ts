@@ -3,6 +3,7 @@ import type { WebhookReceiver } from './receiver.ts'
 
 /** What `app/webhooks/[token]/route.ts` exports. */
 export interface NextWebhookRoute {
+  /** Receives a delivery: stores it and answers 200, or refuses it (404, 413, 415, 400, 503). */
   POST(request: Request): Promise<Response>
 }
 
