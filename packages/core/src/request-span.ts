@@ -13,6 +13,8 @@ export interface RequestSpan {
  * template, never the filled path, so ids do not multiply span names and no value leaks.
  */
 export function requestSpan(ctx: RequestContext, spec: { method: string; path: string }): RequestSpan {
+  // Untraced (the default): nothing allocated per call.
+  if (!ctx.instrumentation) return UNTRACED
   const span = startSpan(ctx.instrumentation, `${spec.method} ${spec.path}`, 'client', {
     'http.request.method': spec.method,
     'url.template': spec.path,
@@ -38,6 +40,8 @@ export function requestSpan(ctx: RequestContext, spec: { method: string; path: s
     },
   }
 }
+
+const UNTRACED: RequestSpan = { retrying() {}, succeeded() {}, failed() {} }
 
 function finish(span: SpanHandle, attempts: number, status: number | undefined, traceId: string | undefined) {
   span.setAttributes({
