@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing/index.ts', 'src/internal.ts'],
+  entry: ['src/index.ts', 'src/testing/index.ts', 'src/internal.ts', 'src/otel.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   platform: 'neutral',

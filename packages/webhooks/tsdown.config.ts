@@ -2,7 +2,17 @@ import { defineConfig } from 'tsdown'
 
 export default defineConfig({
   // One entry per subpath export: adapters and the test double stay out of the main bundle.
-  entry: ['src/index.ts', 'src/hono.ts', 'src/node.ts', 'src/testing.ts', 'src/worker-cli.ts'],
+  entry: [
+    'src/index.ts',
+    'src/express.ts',
+    'src/fastify.ts',
+    'src/hono.ts',
+    'src/koa.ts',
+    'src/next.ts',
+    'src/node.ts',
+    'src/testing.ts',
+    'src/worker-cli.ts',
+  ],
   format: ['esm', 'cjs'],
   dts: true,
   platform: 'node',

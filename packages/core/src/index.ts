@@ -47,6 +47,7 @@ export type {
   webhooks as ServiceWebhooks,
 } from './generated/openapi.ts'
 export { parseServiceJson, stringifyServiceJson } from './ids.ts'
+export type { Instrumentation, SpanAttributes, SpanHandle, SpanRole } from './instrumentation.ts'
 export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
 export { type Logger, redactingLogger, silentLogger } from './logger.ts'
 export { createRedactor, REDACTED, type Redactor } from './redact.ts'

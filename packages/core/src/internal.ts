@@ -4,5 +4,14 @@
  * `@service-sdk/core` instead.
  * @packageDocumentation
  */
+
+export {
+  errorType,
+  type Instrumentation,
+  type SpanAttributes,
+  type SpanHandle,
+  type SpanRole,
+  startSpan,
+} from './instrumentation.ts'
 export { backoffDelay, type RetryPolicy, resolveRetry } from './retry.ts'
 export { abortable, sleep } from './sleep.ts'

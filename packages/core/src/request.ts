@@ -5,8 +5,10 @@ import {
   ServiceError,
   ServiceTimeoutError,
 } from './errors.ts'
+import type { Instrumentation } from './instrumentation.ts'
 import type { Logger } from './logger.ts'
 import type { Redactor } from './redact.ts'
+import { requestSpan } from './request-span.ts'
 import { backoffDelay, isRetryableFor, type RetryPolicy } from './retry.ts'
 import { sleep } from './sleep.ts'
 
@@ -54,6 +56,7 @@ export interface RequestContext {
   logger: Logger
   redact: Redactor
   clock: Clock
+  instrumentation?: Instrumentation | undefined
 }
 
 export interface AttemptSpec<T> {
@@ -79,6 +82,7 @@ export interface AttemptSpec<T> {
 export async function execute<T>(ctx: RequestContext, spec: AttemptSpec<T>): Promise<T> {
   const { signal } = spec
   const timeoutMs = spec.timeoutMs ?? ctx.timeoutMs
+  const span = requestSpan(ctx, spec)
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted()
     const started = ctx.clock.now()
@@ -100,10 +104,14 @@ export async function execute<T>(ctx: RequestContext, spec: AttemptSpec<T>): Pro
         traceId,
         durationMs: info.durationMs,
       })
+      span.succeeded(info)
       tell(ctx, spec, info)
       return value
     } catch (caught) {
-      if (signal?.aborted) throw signal.reason
+      if (signal?.aborted) {
+        span.failed(signal.reason, attempt + 1)
+        throw signal.reason
+      }
       const error = asServiceError(caught, spec)
       const delay =
         attempt < ctx.retry.maxRetries && isRetryableFor(error, spec.idempotent)
@@ -118,10 +126,15 @@ export async function execute<T>(ctx: RequestContext, spec: AttemptSpec<T>): Pro
       }
       if (delay === undefined) {
         ctx.logger.debug('service request failed', fields)
+        span.failed(error, attempt + 1)
         throw error
       }
       ctx.logger.warn('service request failed; retrying', { ...fields, delayMs: delay })
-      await ctx.clock.sleep(delay, signal)
+      span.retrying(attempt + 1, error, delay)
+      await ctx.clock.sleep(delay, signal).catch((reason: unknown) => {
+        span.failed(reason, attempt + 1)
+        throw reason
+      })
     }
   }
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import { type ErrorHints, type Unwrapped, unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
 import { type ServiceArea, ServiceResponseError } from './errors.ts'
 import { stringifyServiceJson } from './ids.ts'
+import type { Instrumentation } from './instrumentation.ts'
 import { type Logger, redactingLogger } from './logger.ts'
 import { createRedactor, type Redactor } from './redact.ts'
 import {
@@ -32,6 +33,8 @@ export interface ClientOptions {
   validateResponses?: boolean
   /** Told of every successful response of this client (status, traceId, headers): for logs and metrics. */
   onResponse?: (info: ResponseInfo) => void
+  /** Tracing: a span per call (`otelInstrumentation()` from `@service-sdk/core/otel`). Default: none. */
+  instrumentation?: Instrumentation
 }
 
 /** Options of a single call. */
@@ -143,6 +146,7 @@ export function createTransport<Paths extends {}>(init: TransportInit): Transpor
     logger,
     redact,
     clock: init.clock ?? systemClock,
+    instrumentation: init.instrumentation,
   }
   const headers: Record<string, string> = { Authorization: init.authorization }
   if (CAN_SET_USER_AGENT) headers['User-Agent'] = userAgent(init.client, init.userAgent)

@@ -61,6 +61,7 @@ export function createOpenClient(options: OpenClientOptions): OpenClient {
     redact: open.redact,
     maxMaterialsPerSave,
     defaults: uploads,
+    instrumentation: options.instrumentation,
   })
   return {
     ...api,

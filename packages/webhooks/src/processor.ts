@@ -1,9 +1,11 @@
 import type { Logger, Redactor } from '@service-sdk/core'
+import type { Instrumentation } from '@service-sdk/core/internal'
 import { decodeBody } from './decode.ts'
 import { describeError, WebhookError, WebhookHandlerError } from './errors.ts'
 import type { KnownEventType, WebhookEvent, WebhookEventOf } from './events.ts'
 import { isKnownEventType, readWebhook } from './parse.ts'
 import type { ClaimedEvent, StoreTransaction, WebhookStore } from './store.ts'
+import { traceProcessing } from './trace.ts'
 import { type SchemaWarning, warningLog } from './warnings.ts'
 import {
   createWorker,
@@ -64,6 +66,7 @@ export function createProcessor(init: {
   ingestBusy?: () => boolean
   /** Keep the process alive while processing (a worker process); default false. */
   keepAlive?: boolean
+  instrumentation?: Instrumentation | undefined
 }): Processor {
   const { logger, redact } = init
   const errorLine = (error: unknown): string => redact(describeError(error)).slice(0, 2000)
@@ -115,9 +118,10 @@ export function createProcessor(init: {
     if (errors.length > 1) throw new AggregateError(errors, `${errors.length} handlers failed`)
   }
 
+  const traced = traceProcessing(init.instrumentation, runEvent)
   const worker = createWorker({
     store: init.store,
-    run: runEvent,
+    run: traced.run,
     options: init.processing,
     clock: init.clock,
     logger,
@@ -125,6 +129,7 @@ export function createProcessor(init: {
     ...(init.ingestBusy ? { ingestBusy: init.ingestBusy } : {}),
     keepAlive: init.keepAlive ?? false,
     onFailure(event, error, retryAt) {
+      traced.failed(event, error, retryAt)
       if (!event) {
         reportError(storeUnavailable('The store failed', error, redact))
         return

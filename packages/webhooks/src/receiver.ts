@@ -1,4 +1,5 @@
 import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
+import type { Instrumentation } from '@service-sdk/core/internal'
 import { type Admitted, admit } from './admit.ts'
 import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts'
 import { bodyText } from './decode.ts'
@@ -10,6 +11,7 @@ import { type Readiness, readiness } from './readiness.ts'
 import type { EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
 import { sqliteStore } from './stores/sqlite.ts'
 import { lastPathSegment, tokenCheck } from './token.ts'
+import { traceDelivery } from './trace.ts'
 import type { ProcessingOptions, WorkerClock } from './worker.ts'
 
 export type { HandlerContext, WebhookHandler } from './processor.ts'
@@ -55,6 +57,11 @@ export interface WebhookReceiverOptions {
   orderBy?: OrderBy
   /** For tests: the time and randomness the worker uses. */
   clock?: WorkerClock
+  /**
+   * Tracing: a span per delivery and per processing attempt (`otelInstrumentation()` from
+   * `@service-sdk/core/otel`). Default: none.
+   */
+  instrumentation?: Instrumentation
 }
 
 /** A delivery as any HTTP framework can describe it; what the adapters pass to `receive()`. */
@@ -74,6 +81,8 @@ export interface Receipt {
   body: string
   /** The stored event's key, when the delivery was stored (or was a duplicate). */
   key?: string
+  /** The event's type, when the delivery was stored (or was a duplicate). */
+  eventType?: string
   duplicate?: boolean
   error?: WebhookError
 }
@@ -146,6 +155,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     redact,
     strict: options.strict === true,
     ingestBusy: () => receiving > 0,
+    instrumentation: options.instrumentation,
   })
   const { worker, reportError } = processor
   const warnUnknownToken = throttledWarning(
@@ -167,7 +177,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   async function receive(delivery: Delivery): Promise<Receipt> {
     receiving++
     try {
-      return await admitAndStore(delivery)
+      return await traceDelivery(options.instrumentation, delivery, () => admitAndStore(delivery))
     } finally {
       receiving--
     }
@@ -230,10 +240,10 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (outcome === 'inserted') {
       logger.debug('webhooks: stored an event', { key, eventType })
       worker.wake()
-      return { status: 200, headers: JSON_HEADERS, body: ACK, key, duplicate: false }
+      return { status: 200, headers: JSON_HEADERS, body: ACK, key, eventType, duplicate: false }
     }
     logger.debug('webhooks: acknowledged a duplicate', { key, eventType })
-    return { status: 200, headers: JSON_HEADERS, body: ACK_DUPLICATE, key, duplicate: true }
+    return { status: 200, headers: JSON_HEADERS, body: ACK_DUPLICATE, key, eventType, duplicate: true }
   }
 
   // Next turn: the `on()` calls right after createWebhookReceiver() are registered by then.

@@ -1,4 +1,5 @@
 import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
+import type { Instrumentation } from '@service-sdk/core/internal'
 import type { WebhookError } from './errors.ts'
 import { createProcessor, type WebhookHandler, type WebhookHandlers } from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'
@@ -19,6 +20,8 @@ export interface RunWorkerOptions {
   strict?: boolean
   /** Strings never to show in logs and errors (the receivers' tokens, if handlers might echo them). */
   secrets?: readonly string[]
+  /** Tracing: a span per processing attempt (`otelInstrumentation()` from `@service-sdk/core/otel`). */
+  instrumentation?: Instrumentation
   /** For tests: the time and randomness the worker uses. */
   clock?: WorkerClock
 }
@@ -53,6 +56,7 @@ export function runWorker(options: RunWorkerOptions): WebhookWorker {
     redact,
     strict: options.strict === true,
     keepAlive: true,
+    instrumentation: options.instrumentation,
   })
   for (const [type, handler] of Object.entries(options.handlers ?? {})) {
     if (!handler) continue

@@ -26,6 +26,7 @@ import type {
   UploadSource,
 } from './types.ts'
 import { abortError, follow, type UploaderDeps } from './upload.ts'
+import { traceUpload } from './upload-trace.ts'
 import { assertWritable } from './write-check.ts'
 
 interface Item {
@@ -126,6 +127,7 @@ export function startUploadMany(
   }
 
   const uploadObject = async (index: number, item: Item) => {
+    const traced = traceUpload(deps.instrumentation, createProgressTracker(track(index), deps.logger))
     const job: ObjectJob = {
       source: item.source,
       fields: item.fields,
@@ -134,13 +136,13 @@ export function startUploadMany(
       stop: new AbortController(),
       cancelled: stop.signal,
       gate: undefined,
-      progress: createProgressTracker(track(index), deps.logger),
+      progress: traced.progress,
       state: { completed: false },
     }
     const untie = follow(stop.signal, job.stop)
     try {
       const { prepareObject, sendObject } = await loadEngine()
-      return await sendObject(deps, job, await prepareObject(deps, job))
+      return await traced.run(async () => sendObject(deps, job, await prepareObject(deps, job)))
     } finally {
       untie()
     }

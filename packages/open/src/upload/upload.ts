@@ -1,4 +1,5 @@
 import { type Logger, parseInput, UploadError } from '@service-sdk/core'
+import type { Instrumentation } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
 import { sameSource } from './checkpoint.ts'
 import type { CredentialsCache } from './credentials-cache.ts'
@@ -15,6 +16,7 @@ import {
 import type { UploadPlatform } from './platform.ts'
 import { createListeners, createProgressTracker, type UploadProgress } from './progress.ts'
 import type { Upload, UploadedAsset, UploadOptions } from './types.ts'
+import { traceUpload } from './upload-trace.ts'
 import { assertWritable } from './write-check.ts'
 
 export interface UploaderDeps extends EngineDeps {
@@ -24,6 +26,7 @@ export interface UploaderDeps extends EngineDeps {
   logger: Logger
   defaults: ResolvedDefaults
   maxMaterialsPerSave: number
+  instrumentation?: Instrumentation | undefined
 }
 
 export function abortError(): DOMException {
@@ -60,7 +63,8 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
     onProgress as ((progress: UploadProgress) => void) | undefined,
     deps.logger,
   )
-  const progress = createProgressTracker(listeners.emit, deps.logger)
+  const traced = traceUpload(deps.instrumentation, createProgressTracker(listeners.emit, deps.logger))
+  const progress = traced.progress
   const state: UploadState = { completed: false }
   const job: ObjectJob = {
     source,
@@ -105,7 +109,7 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
   let settled: 'running' | 'done' | 'failed' = 'running'
   const begin = () => {
     settled = 'running'
-    const run = attempt()
+    const run = traced.run(attempt)
     run.then(
       () => {
         settled = 'done'

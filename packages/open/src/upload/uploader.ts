@@ -1,4 +1,5 @@
 import type { Logger, Redactor } from '@service-sdk/core'
+import type { Instrumentation } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
 import { createCredentialsCache } from './credentials-cache.ts'
 import { loadEngine } from './load-engine.ts'
@@ -39,11 +40,15 @@ export function createUploader(options: {
   redact: Redactor
   maxMaterialsPerSave: number
   defaults: UploadDefaults | undefined
+  instrumentation?: Instrumentation | undefined
 }): Uploader {
   const defaults = resolveDefaults(options.defaults)
   const credentials = createCredentialsCache(() => options.api.credentials(), {
     ttlMs: defaults.credentialTtlMs,
-    onIssued: (c) => options.redact.add(c.accessKeySecret, c.securityToken),
+    onIssued: (c) => {
+      options.redact.add(c.accessKeySecret, c.securityToken)
+      options.instrumentation?.addEvent('upload.credentials_issued') // on the upload that asked
+    },
   })
   const deps = {
     api: options.api,
@@ -52,6 +57,7 @@ export function createUploader(options: {
     logger: options.logger,
     defaults,
     maxMaterialsPerSave: options.maxMaterialsPerSave,
+    instrumentation: options.instrumentation,
   }
   return {
     upload: (source, uploadOptions) => startUpload(deps, source, uploadOptions),

@@ -1,0 +1,57 @@
+import { errorType, type SpanHandle, startSpan } from './instrumentation.ts'
+import type { RequestContext, ResponseInfo } from './request.ts'
+
+/** The span of one client call, retries included: what `execute` tells it, in one place. */
+export interface RequestSpan {
+  retrying(attempt: number, error: unknown, delayMs: number): void
+  succeeded(info: ResponseInfo): void
+  failed(error: unknown, attempts: number): void
+}
+
+/**
+ * Named `<METHOD> <path template>` (e.g. `GET /api/team/members/{userId}/impersonation`): the
+ * template, never the filled path, so ids do not multiply span names and no value leaks.
+ */
+export function requestSpan(ctx: RequestContext, spec: { method: string; path: string }): RequestSpan {
+  // Untraced (the default): nothing allocated per call.
+  if (!ctx.instrumentation) return UNTRACED
+  const span = startSpan(ctx.instrumentation, `${spec.method} ${spec.path}`, 'client', {
+    'http.request.method': spec.method,
+    'url.template': spec.path,
+    'service.area': ctx.area,
+  })
+  return {
+    retrying(attempt, error, delayMs) {
+      span.addEvent('retry', {
+        'service.attempt': attempt,
+        'error.type': errorType(error),
+        'http.response.status_code': statusOf(error),
+        'retry.delay_ms': delayMs,
+      })
+    },
+    succeeded(info) {
+      finish(span, info.attempt, info.status, info.traceId)
+      span.end()
+    },
+    failed(error, attempts) {
+      const traceId = (error as { traceId?: unknown } | null)?.traceId
+      finish(span, attempts, statusOf(error), typeof traceId === 'string' ? traceId : undefined)
+      span.end(error)
+    },
+  }
+}
+
+const UNTRACED: RequestSpan = { retrying() {}, succeeded() {}, failed() {} }
+
+function finish(span: SpanHandle, attempts: number, status: number | undefined, traceId: string | undefined) {
+  span.setAttributes({
+    'http.response.status_code': status,
+    'http.request.resend_count': attempts > 1 ? attempts - 1 : undefined,
+    'service.trace_id': traceId,
+  })
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status
+  return typeof status === 'number' ? status : undefined
+}

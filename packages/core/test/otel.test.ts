@@ -1,0 +1,126 @@
+// Client calls traced through @opentelemetry/api into the in-memory exporter, over a real socket:
+// a span per call named by the path template, retries as events, the service's traceId, no secret.
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createOpenTransport, type Instrumentation, ServiceValidationError } from '../src/index.ts'
+import { otelInstrumentation } from '../src/otel.ts'
+
+const TOKEN = { type: 'Bearer', value: 'ot_fedcba9876543210' }
+const STS_SECRET = 'sts-secret-0123456789'
+const PATH = '/open-api/standard/call/service/sts-tmp'
+
+/** Answers each request with the next of `script` (an HTTP status, or 200 with a success envelope). */
+let script: number[] = []
+let server: Server
+let baseUrl: string
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume()
+    const status = script.shift() ?? 200
+    if (status !== 200) return void res.writeHead(status, { 'content-type': 'text/plain' }).end('busy')
+    const result = { accessKeyId: 'STS.id', accessKeySecret: STS_SECRET, securityToken: 'sts-token-x' }
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ code: '0', message: 'success', result, traceId: 'trace-abc' }))
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise((resolve) => server.close(resolve)))
+
+const exporter = new InMemorySpanExporter()
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
+afterEach(() => {
+  exporter.reset()
+  script = []
+})
+
+function call(instrumentation: Instrumentation) {
+  const t = createOpenTransport({
+    openUrl: baseUrl,
+    token: TOKEN,
+    instrumentation,
+    retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 2 },
+  })
+  return t.send({ method: 'POST', path: PATH, idempotent: true, call: (init) => t.client.POST(PATH, init) })
+}
+
+describe('otelInstrumentation on a client', () => {
+  it('records one client span per call: template, status, traceId, retries as events, no secret', async () => {
+    script = [503]
+    await call(otelInstrumentation({ tracerProvider: provider }))
+    const spans = exporter.getFinishedSpans()
+    expect(spans).toHaveLength(1)
+    const [span] = spans
+    expect(span?.name).toBe(`POST ${PATH}`)
+    expect(span?.kind).toBe(SpanKind.CLIENT)
+    expect(span?.status.code).toBe(SpanStatusCode.UNSET)
+    expect(span?.attributes).toEqual({
+      'http.request.method': 'POST',
+      'url.template': PATH,
+      'service.area': 'open',
+      'http.response.status_code': 200,
+      'http.request.resend_count': 1,
+      'service.trace_id': 'trace-abc',
+    })
+    expect(span?.events.map((e) => [e.name, e.attributes])).toEqual([
+      [
+        'retry',
+        {
+          'service.attempt': 1,
+          'error.type': expect.any(String),
+          'http.response.status_code': 503,
+          'retry.delay_ms': expect.any(Number),
+        },
+      ],
+    ])
+    const recorded = JSON.stringify(spans.map((s) => [s.attributes, s.events, s.status]))
+    for (const secret of [TOKEN.value, STS_SECRET, 'sts-token-x']) expect(recorded).not.toContain(secret)
+  })
+
+  it('marks a call that failed after its retries as an error, with the error code only', async () => {
+    script = [503, 503, 503]
+    await expect(call(otelInstrumentation({ tracerProvider: provider }))).rejects.toThrow()
+    const [span] = exporter.getFinishedSpans()
+    expect(span?.status).toEqual({ code: SpanStatusCode.ERROR, message: span?.attributes['error.type'] })
+    expect(span?.attributes).toMatchObject({
+      'http.response.status_code': 503,
+      'http.request.resend_count': 2,
+    })
+    expect(span?.events.map((e) => e.name)).toEqual(['retry', 'retry'])
+  })
+
+  it('records nothing when no tracing SDK is registered', async () => {
+    const instrumentation = otelInstrumentation() // the global provider: the API's no-op
+    expect(instrumentation.startSpan('x', 'internal').recording).toBe(false)
+    await call(instrumentation)
+    expect(exporter.getFinishedSpans()).toEqual([])
+  })
+
+  it("follows the registered SDK and nests a call under the caller's active span", async () => {
+    const manager = new AsyncLocalStorageContextManager().enable()
+    context.setGlobalContextManager(manager)
+    trace.setGlobalTracerProvider(provider)
+    try {
+      const instrumentation = otelInstrumentation()
+      const parent = instrumentation.startSpan('upload', 'internal')
+      await parent.run(() => call(instrumentation))
+      parent.end()
+      const [child, outer] = exporter.getFinishedSpans()
+      expect(outer?.name).toBe('upload')
+      expect(child?.parentSpanContext?.spanId).toBe(outer?.spanContext().spanId)
+    } finally {
+      trace.disable()
+      context.disable()
+    }
+  })
+
+  it('refuses a tracerProvider that is not one', () => {
+    expect(() => otelInstrumentation({ tracerProvider: {} as never })).toThrow(ServiceValidationError)
+  })
+})

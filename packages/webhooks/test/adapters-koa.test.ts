@@ -1,0 +1,58 @@
+// webhooksKoa in a real Koa 3 app with @koa/router on a port: the adapter contract (including the
+// simulator's sender), and the raw body a body parser keeps.
+import { once } from 'node:events'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Router from '@koa/router'
+import { ServiceValidationError } from '@service-sdk/core'
+import Koa, { type Middleware } from 'koa'
+import { describe, expect, it } from 'vitest'
+import { webhooksKoa } from '../src/koa.ts'
+import type { WebhookReceiver } from '../src/receiver.ts'
+import { adapterContract, postJson, type RunningApp, receiverWithStore, token } from './adapter-contract.ts'
+import * as S from './samples.ts'
+
+async function listen(receiver: WebhookReceiver, before?: Middleware): Promise<RunningApp> {
+  const app = new Koa()
+  if (before) app.use(before)
+  const router = new Router()
+  router.post('/webhooks/:token', webhooksKoa(receiver))
+  app.use(router.routes())
+  const server: Server = app.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+adapterContract('Koa', (receiver) => listen(receiver))
+
+/** What @koa/bodyparser and koa-bodyparser do: read the stream, keep the text on ctx.request.rawBody. */
+const textKeepingParser: Middleware = async (ctx, next) => {
+  const chunks: Buffer[] = []
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer)
+  const text = Buffer.concat(chunks).toString()
+  Object.assign(ctx.request, { rawBody: text, body: JSON.parse(text) })
+  await next()
+}
+
+describe('webhooksKoa behind a body parser', () => {
+  it('uses the raw text the parser kept on ctx.request.rawBody', async () => {
+    const { receiver, store } = receiverWithStore()
+    const app = await listen(receiver, textKeepingParser)
+    try {
+      expect((await postJson(`${app.url}/webhooks/${token}`, S.inboundUpload)).status).toBe(200)
+      expect((await store.get('evt_inbound_1'))?.body).toBe(S.inboundUpload)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('refuses something that is not a receiver when the middleware is built', () => {
+    expect(() => webhooksKoa(undefined as unknown as WebhookReceiver)).toThrow(ServiceValidationError)
+  })
+})
