@@ -1,0 +1,5 @@
+import { webhookReceiver } from '@/lib/webhooks'
+
+// The receiver reads the raw body itself (capped while streaming), checks the token in the URL's
+// last segment (404 when wrong), stores the event, and answers once it is stored.
+export const POST = (request: Request) => webhookReceiver().fetch(request)
