@@ -1,4 +1,5 @@
 import { ServiceResponseError, type UploadCredential } from '@service-sdk/core'
+import { backoffDelay } from '@service-sdk/core/internal'
 import { describe, expect, test } from 'vitest'
 import { createChunkReader } from '../src/upload/chunk-reader.ts'
 import { crc64, crc64Combine, createCrc64 } from '../src/upload/crc64.ts'
@@ -12,8 +13,8 @@ import {
   uniqueKey,
 } from '../src/upload/key.ts'
 import { objectCrc } from '../src/upload/multipart.ts'
-import { partSizeFor } from '../src/upload/object-upload.ts'
-import { backoff } from '../src/upload/oss-call.ts'
+import { DEFAULT_UPLOAD_RETRY } from '../src/upload/options.ts'
+import { partSizeFor } from '../src/upload/part-feed.ts'
 import { createListeners, createProgressTracker, type UploadProgress } from '../src/upload/progress.ts'
 
 const credential = (n: number): UploadCredential => ({
@@ -212,10 +213,13 @@ describe('sizes and timing', () => {
     expect(partSizeFor(200 * 1024 * MiB, 8 * MiB)).toBe(21 * MiB)
     expect(Math.ceil((200 * 1024 * MiB) / partSizeFor(200 * 1024 * MiB, 8 * MiB))).toBeLessThanOrEqual(10_000)
   })
-  test('backoff doubles up to its cap, half of it random', () => {
-    const policy = { maxRetries: 5, initialDelayMs: 100, maxDelayMs: 1000 }
-    expect([0, 1, 2, 3, 4].map((n) => backoff(n, policy, () => 0))).toEqual([50, 100, 200, 400, 500])
-    expect([0, 1, 2, 3, 4].map((n) => backoff(n, policy, () => 1))).toEqual([100, 200, 400, 800, 1000])
+  test("the upload's retries use core's backoff: doubling up to its cap, half of it random", () => {
+    const policy = { ...DEFAULT_UPLOAD_RETRY, initialDelayMs: 100, maxDelayMs: 1000 }
+    const delays = (random: () => number) =>
+      [0, 1, 2, 3, 4].map((n) => backoffDelay(n, policy, undefined, random))
+    expect(delays(() => 0)).toEqual([50, 100, 200, 400, 500])
+    expect(delays(() => 1)).toEqual([100, 200, 400, 800, 1000])
+    expect(DEFAULT_UPLOAD_RETRY).toMatchObject({ maxRetries: 3, initialDelayMs: 500, maxDelayMs: 8000 })
   })
 })
 
@@ -223,13 +227,14 @@ describe('progress', () => {
   test('a failed attempt is taken back exactly; stored parts count whole; listeners that throw are contained', () => {
     const seen: UploadProgress[] = []
     const warnings: string[] = []
-    const tracker = createProgressTracker(
+    const listeners = createListeners<UploadProgress>(
       (p) => {
         seen.push(p)
         if (p.loaded === 7) throw new Error('listener bug')
       },
       { ...silent, warn: (m) => warnings.push(m) },
     )
+    const tracker = createProgressTracker(listeners.emit)
     tracker.total(30)
     tracker.sent(1, 4)
     tracker.sent(2, 3)
@@ -267,7 +272,6 @@ describe('rate and ETA', () => {
     let now = 0
     const tracker = createProgressTracker(
       () => {},
-      silent,
       () => now,
     )
     tracker.total(10_000)

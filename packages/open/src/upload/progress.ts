@@ -46,10 +46,12 @@ export interface ProgressTracker {
   paused(paused: boolean): void
 }
 
-/** Counts bytes per part in flight, so a failed attempt can be taken back exactly. */
+/**
+ * Counts bytes per part in flight, so a failed attempt can be taken back exactly. `emit` is a
+ * handle's `createListeners().emit` (directly, or folded into a batch's view): it never throws.
+ */
 export function createProgressTracker(
   emit: (progress: UploadProgress) => void,
-  logger: Logger,
   now: () => number = Date.now,
 ): ProgressTracker {
   const inFlight = new Map<number, number>()
@@ -69,11 +71,7 @@ export function createProgressTracker(
     const next = { ...current, ...change }
     const rate = next.paused || next.phase !== 'uploading' ? undefined : meter.sample(next.loaded)
     current = { ...next, rate, etaMs: next.phase === 'done' ? 0 : etaMs(next.loaded, next.total, rate) }
-    try {
-      emit(current)
-    } catch (error) {
-      logger.warn('upload: a progress listener threw', { error: String(error) })
-    }
+    emit(current)
   }
   const loaded = () => {
     let sum = stored
@@ -124,8 +122,15 @@ export function createProgressTracker(
   }
 }
 
-/** A handle's progress listeners: each is called on its own, so one that throws (logged) does not silence the rest. */
-export function createListeners<T>(first: ((progress: T) => void) | undefined, logger: Logger) {
+/** A handle's progress listeners. */
+export interface Listeners<T> {
+  /** Calls each listener on its own: one that throws (logged) does not silence the rest. */
+  emit(progress: T): void
+  /** Adds a listener; returns a function that removes it. */
+  add(listener: (progress: T) => void): () => void
+}
+
+export function createListeners<T>(first: ((progress: T) => void) | undefined, logger: Logger): Listeners<T> {
   const listeners = new Set<(progress: T) => void>()
   if (first) listeners.add(first)
   return {

@@ -1,18 +1,20 @@
 import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
-import { type HttpOptions, partNumberOf } from '../platform.ts'
+import { partNumberOf } from '../platform.ts'
 
 // Headers a page may not set (the browser sets or refuses them); ali-oss adds some (Host for IP endpoints).
 const FORBIDDEN =
   /^(accept-charset|accept-encoding|access-control-request-.*|connection|content-length|cookie2?|date|dnt|expect|host|keep-alive|origin|referer|te|trailer|transfer-encoding|upgrade|user-agent|via|proxy-.*|sec-.*)$/i
 
 /**
- * ali-oss's HTTP layer on XMLHttpRequest, for one upload: XHR is what reports upload progress
+ * ali-oss's HTTP layer on XMLHttpRequest, shared by a client's uploads; each request follows its
+ * upload's context (`params.ctx`). XHR is what reports upload progress
  * (fetch does not), a Blob body is sent from disk without being read into memory, `signal`
  * cuts the upload's object-byte requests, and `timeoutMs` is an idle timeout reset by each progress event.
  */
-export function createXhrHttp(options: HttpOptions): OssHttp {
+export function createXhrHttp(): OssHttp {
   return {
     request(url: string, params: OssHttpRequest): Promise<OssHttpResponse> {
+      const options = params.ctx
       return new Promise((resolve, reject) => {
         const started = Date.now()
         const xhr = new XMLHttpRequest()

@@ -2,7 +2,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
 import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
-import { type HttpOptions, partNumberOf } from '../platform.ts'
+import { partNumberOf } from '../platform.ts'
 import { type BytesBody, isBytesBody, sendBytes } from './bytes-body.ts'
 import {
   type BufferPool,
@@ -24,32 +24,26 @@ export interface NodeAgents {
   http: http.Agent
   https: https.Agent
   buffers: BufferPool
-  destroy(): void
 }
 
 export function createAgents(): NodeAgents {
-  const agents = {
+  return {
     http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
     https: new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
-  }
-  return {
-    ...agents,
     buffers: createBufferPool(READ_BUFFER, KEEP_BUFFERS),
-    destroy() {
-      agents.http.destroy()
-      agents.https.destroy()
-    },
   }
 }
 
 /**
- * ali-oss's HTTP layer on node:http, for one upload: `signal` cuts the upload's object-byte
- * requests (and only those), request bodies are counted as they are consumed, and `timeoutMs` is an idle
- * timeout (no byte in either direction for that long), so a large part on a slow link is fine.
+ * ali-oss's HTTP layer on node:http, shared by a client's uploads. Each request follows its
+ * upload's context (`params.ctx`): `signal` cuts the upload's object-byte requests (and only
+ * those), request bodies are counted as they are consumed, and `timeoutMs` is an idle timeout (no
+ * byte in either direction for that long), so a large part on a slow link is fine.
  */
-export function createNodeHttp(agents: NodeAgents, options: HttpOptions): OssHttp {
+export function createNodeHttp(agents: NodeAgents): OssHttp {
   return {
     request(url: string, params: OssHttpRequest): Promise<OssHttpResponse> {
+      const options = params.ctx
       return new Promise((resolve, reject) => {
         const started = Date.now()
         const target = new URL(url)
