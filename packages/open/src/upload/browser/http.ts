@@ -49,7 +49,8 @@ interface Pending {
 function settle(pending: Pending): void {
   pending.settled = true
   clearTimeout(pending.idle)
-  pending.params.ctx.signal.removeEventListener('abort', pending.onAbort)
+  // Only a PUT listens (a control request's signal may be a deep copy: see OssHttpRequest.ctx).
+  if (pending.params.method === 'PUT') pending.params.ctx.signal.removeEventListener('abort', pending.onAbort)
 }
 
 /** Rejects the way ali-oss knows "no answer": `status` -1 (network) or -2 (timeout). */
