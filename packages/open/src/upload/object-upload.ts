@@ -2,7 +2,7 @@ import { ServiceValidationError } from '@service-sdk/core'
 import { type CheckpointWriter, createCheckpointWriter, loadCheckpoint } from './checkpoint.ts'
 import { type SentObject, verifyObject } from './integrity.ts'
 import { directoryPrefix, MAX_KEY_BYTES, uniqueKey } from './key.ts'
-import { resumeParts, sendMultipart } from './multipart.ts'
+import { type ResumeParts, resumeParts, sendMultipart } from './multipart.ts'
 import type { EngineDeps, ObjectJob, ResumePoint, UploadedObject } from './object-job.ts'
 import { endpointUrl, type OssBody } from './oss-adapter.ts'
 import { type OssCaller, ossCaller } from './oss-call.ts'
@@ -192,7 +192,7 @@ class ObjectUpload {
   async #multipart(
     partSize: number,
     feed: (stored: ReadonlySet<number>) => PartFeed,
-    resume: ReturnType<typeof resumeParts> | undefined,
+    resume: ResumeParts | undefined,
   ): Promise<SentObject> {
     const { state, transfer, progress, stop } = this.#job
     if (resume) state.uploadId = resume.uploadId
