@@ -130,4 +130,4 @@ test('a process killed mid-upload (SIGKILL): a new process resumes from the chec
   expect(sim.control.snapshot().materials.length).toBe(before + 1)
   // Saved: the checkpoint is gone.
   expect((await readdir(checkpoint)).filter((f) => f.endsWith('.json'))).toEqual([])
-})
+}, 90_000) // two Node processes, each loading the SDK from source: slow on a loaded machine

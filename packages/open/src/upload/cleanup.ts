@@ -1,10 +1,9 @@
 import { parseInput } from '@service-sdk/core'
 import { directoryPrefix } from './key.ts'
-import type { EngineDeps } from './object-upload.ts'
+import type { EngineDeps } from './object-job.ts'
 import { cleanupOptionsSchema, type ResolvedDefaults } from './options.ts'
 import type { OpenUpload } from './oss-adapter.ts'
-import { createOssCaller } from './oss-call.ts'
-import { createOssSession } from './session.ts'
+import { ossCaller } from './oss-call.ts'
 import type { CleanupOptions, CleanupResult } from './types.ts'
 
 const DAY = 24 * 3_600_000
@@ -22,17 +21,16 @@ export async function cleanupUploads(
   const parsed = parseInput(cleanupOptionsSchema, options, 'cleanupUploads options')
   const olderThanMs = parsed.olderThanMs ?? DAY
   const signal = parsed.signal ?? new AbortController().signal
-  const http = deps.platform.http({ signal, timeoutMs: deps.defaults.timeoutMs, onBodyBytes: () => {} })
-  const session = createOssSession({ credentials: deps.credentials, http, signal, logger: deps.logger })
-  const call = createOssCaller({ session, retry: deps.defaults.retry, signal, logger: deps.logger })
-  const { entry } = await session.lease()
+  const context = { signal, timeoutMs: deps.defaults.timeoutMs, onBodyBytes: () => {} }
+  const oss = ossCaller(deps, context, deps.defaults.retry)
+  const { entry } = await oss.lease()
   const prefix = directoryPrefix(entry.credential.dir)
-  const listed = await call({ op: 'ListMultipartUploads' }, (c) => c.listUploads(prefix))
+  const listed = await oss.call({ op: 'ListMultipartUploads' }, (c) => c.listUploads(prefix))
   const cutoff = Date.now() - olderThanMs
   const result: CleanupResult = { aborted: [], failed: [] }
   for (const upload of listed.filter((u: OpenUpload) => u.initiated <= cutoff)) {
     try {
-      await call({ op: 'AbortMultipartUpload' }, (c) => c.abort(upload.key, upload.uploadId))
+      await oss.call({ op: 'AbortMultipartUpload' }, (c) => c.abort(upload.key, upload.uploadId))
       result.aborted.push(upload)
     } catch (error) {
       signal.throwIfAborted()

@@ -17,7 +17,7 @@ export interface SentObject {
  */
 export async function verifyObject(
   sent: SentObject,
-  target: { key: string; call: OssCaller; logger: Logger },
+  target: { key: string; oss: OssCaller; logger: Logger },
 ): Promise<void> {
   if (sent.reported === undefined || sent.crc === undefined) {
     target.logger.debug('upload: the object storage reported no CRC-64; the object is not verified', {
@@ -27,7 +27,7 @@ export async function verifyObject(
   }
   if (/^\d+$/.test(sent.reported) && BigInt(sent.reported) === sent.crc) return
   try {
-    await target.call({ op: 'DeleteObject' }, (client) => client.remove(target.key))
+    await target.oss.call({ op: 'DeleteObject' }, (client) => client.remove(target.key))
   } catch (error) {
     target.logger.warn('upload: the object that failed its integrity check could not be deleted', {
       key: target.key,

@@ -1,97 +1,16 @@
-import { type Logger, ServiceValidationError, UploadError } from '@service-sdk/core'
-import { abortable } from '@service-sdk/core/internal'
+import { type Logger, UploadError } from '@service-sdk/core'
 import { crc64Combine } from './crc64.ts'
-import { MAX_PARTS } from './options.ts'
-import { type DonePart, isOssFailure, type OssBody, type OssClient } from './oss-adapter.ts'
+import type { DonePart, OssClient } from './oss-adapter.ts'
 import type { OssCaller } from './oss-call.ts'
-import type { RandomAccessSource, SequentialSource } from './platform.ts'
+import { isOssFailure } from './oss-failure.ts'
+import type { PartFeed, PartJob } from './part-feed.ts'
+import type { RandomAccessSource } from './platform.ts'
 import type { ProgressTracker } from './progress.ts'
-
-/** One part to send: its number, size, and a fresh body for each attempt. */
-export interface PartJob {
-  number: number
-  size: number
-  body(): OssBody
-}
-
-/** Hands out parts to the workers; `next` resolves `undefined` when there are no more. */
-export interface PartFeed {
-  next(): Promise<PartJob | undefined>
-  /** Bytes handed out so far (a stream's size once the feed is exhausted). */
-  readonly bytes: number
-}
-
-/** Parts of a file, Buffer or Blob, skipping those already stored. */
-export function randomAccessFeed(
-  source: RandomAccessSource,
-  partSize: number,
-  stored: ReadonlySet<number>,
-): PartFeed {
-  const count = Math.max(1, Math.ceil(source.size / partSize))
-  let number = 0
-  let bytes = 0
-  return {
-    async next() {
-      while (++number <= count && stored.has(number)) {}
-      if (number > count) return undefined
-      const start = (number - 1) * partSize
-      const end = Math.min(source.size, start + partSize)
-      bytes += end - start
-      const n = number
-      return { number: n, size: end - start, body: () => source.body(start, end) }
-    },
-    get bytes() {
-      return bytes
-    },
-  }
-}
-
-/**
- * Parts of a stream, read one at a time (workers take turns), each held in memory until it is
- * stored: at most `parallel` parts plus the one being read.
- */
-export function sequentialFeed(
-  source: SequentialSource,
-  partSize: number,
-  first: Uint8Array[],
-  signal: AbortSignal,
-): PartFeed {
-  let number = 0
-  let bytes = 0
-  let pending: Uint8Array[] | undefined = first
-  let finished = false
-  let turn: Promise<unknown> = Promise.resolve()
-  const read = async (): Promise<PartJob | undefined> => {
-    if (finished) return undefined
-    const chunks = pending ?? (await abortable(readSource(source.read(partSize)), signal))
-    pending = undefined
-    const size = chunks.reduce((sum, c) => sum + c.byteLength, 0)
-    if (size < partSize) finished = true
-    if (size === 0) return undefined
-    if (++number > MAX_PARTS) {
-      throw new UploadError({
-        code: 'too_many_parts',
-        message: `The stream is longer than ${MAX_PARTS} parts of ${partSize} bytes: pass a larger partSize.`,
-      })
-    }
-    bytes += size
-    return { number, size, body: () => source.body(chunks, size) }
-  }
-  return {
-    next() {
-      const job = turn.then(read)
-      turn = job.catch(() => {})
-      return job
-    },
-    get bytes() {
-      return bytes
-    },
-  }
-}
+import { sourceError } from './source-error.ts'
 
 export interface MultipartContext {
   key: string
-  call: OssCaller
+  oss: OssCaller
   progress: ProgressTracker
   parallel: number
   /** The upload's stop signal: a failed part stops the others through it. */
@@ -101,58 +20,82 @@ export interface MultipartContext {
   onState(state: { uploadId: string; parts: DonePart[] }): Promise<void> | void
 }
 
+/** What a multipart upload sent, and the CRC-64 the storage reported for the object. */
+export interface SentParts {
+  uploadId: string
+  size: number
+  reportedCrc: string | undefined
+  crc: bigint | undefined
+}
+
 /**
  * Sends the parts of `feed` with `parallel` workers, then completes the upload. With `resume`,
  * the parts the server lists (ListParts) are kept: after a crash only the parts that were in
- * flight go up again. Resolves with the object's size.
+ * flight go up again.
  */
 export async function sendMultipart(
   ctx: MultipartContext,
   feed: (stored: ReadonlySet<number>) => PartFeed,
   resume: ResumeParts | undefined,
-): Promise<{ uploadId: string; size: number; reportedCrc: string | undefined; crc: bigint | undefined }> {
-  const { key, call } = ctx
+): Promise<SentParts> {
   const done = new Map<number, DonePart>()
-  let uploadId = resume?.uploadId
-  if (resume && uploadId) {
-    try {
-      const listed = await call({ op: 'ListParts' }, (c) => c.listParts(key, resume.uploadId))
-      for (const part of listed)
-        if (part.size === resume.expectedSize(part.number))
-          done.set(part.number, { ...part, crc: await resume.crcOf(part) })
-      ctx.logger.info('upload: resuming a multipart upload', { key, partsStored: done.size })
-    } catch (error) {
-      if (!(UploadError.isInstance(error) && error.ossCode === 'NoSuchUpload')) throw error
-      ctx.logger.warn(
-        'upload: the checkpoint names a multipart upload the server no longer has; starting over',
-        {
-          key,
-        },
-      )
-      uploadId = undefined
-    }
-  }
-  uploadId ??= await call({ op: 'InitiateMultipartUpload' }, (c) => c.initiate(key))
-  const id = uploadId
-  const sorted = () => [...done.values()].sort((a, b) => a.number - b.number)
-  await ctx.onState({ uploadId: id, parts: sorted() })
+  const resumed = resume ? await listStored(ctx, resume, done) : undefined
+  const uploadId =
+    resumed ?? (await ctx.oss.call({ op: 'InitiateMultipartUpload' }, (c) => c.initiate(ctx.key)))
+  await ctx.onState({ uploadId, parts: sorted(done) })
   for (const part of done.values()) ctx.progress.already(part.size)
+  await sendParts(ctx, uploadId, feed(new Set(done.keys())), done)
+  const all = sorted(done)
+  const size = all.reduce((sum, p) => sum + p.size, 0)
+  const reportedCrc = await complete(ctx, uploadId, all, size)
+  return { uploadId, size, reportedCrc, crc: objectCrc(all) }
+}
 
-  const parts = feed(new Set(done.keys()))
+/** The parts the server holds of a resumed upload, into `done`; `undefined` when it is gone. */
+async function listStored(
+  ctx: MultipartContext,
+  resume: ResumeParts,
+  done: Map<number, DonePart>,
+): Promise<string | undefined> {
+  try {
+    const listed = await ctx.oss.call({ op: 'ListParts' }, (c) => c.listParts(ctx.key, resume.uploadId))
+    for (const part of listed)
+      if (part.size === resume.expectedSize(part.number))
+        done.set(part.number, { ...part, crc: await resume.crcOf(part) })
+    ctx.logger.info('upload: resuming a multipart upload', { key: ctx.key, partsStored: done.size })
+    return resume.uploadId
+  } catch (error) {
+    if (!(UploadError.isInstance(error) && error.ossCode === 'NoSuchUpload')) throw error
+    ctx.logger.warn(
+      'upload: the checkpoint names a multipart upload the server no longer has; starting over',
+      {
+        key: ctx.key,
+      },
+    )
+    return undefined
+  }
+}
+
+/** `parallel` workers take parts from the feed; the first failure stops the others, then is thrown. */
+async function sendParts(
+  ctx: MultipartContext,
+  uploadId: string,
+  parts: PartFeed,
+  done: Map<number, DonePart>,
+): Promise<void> {
   const worker = async () => {
     for (;;) {
       ctx.stop.signal.throwIfAborted()
       const job = await parts.next()
       if (!job) return
-      const { etag, crc } = await call({ op: 'UploadPart', partNumber: job.number }, (client) =>
-        sendPart(client, ctx, id, job),
+      const { etag, crc } = await ctx.oss.call({ op: 'UploadPart', partNumber: job.number }, (client) =>
+        sendPart(client, ctx, uploadId, job),
       )
       done.set(job.number, { number: job.number, etag, size: job.size, crc: String(crc) })
       ctx.progress.stored(job.number, job.size)
-      void ctx.onState({ uploadId: id, parts: sorted() })
+      void ctx.onState({ uploadId, parts: sorted(done) })
     }
   }
-  // The first failure stops the other workers (their requests are cut), then is thrown.
   const outcomes = await Promise.allSettled(
     Array.from({ length: ctx.parallel }, () =>
       worker().catch((error: unknown) => {
@@ -164,22 +107,32 @@ export async function sendMultipart(
   if (ctx.stop.signal.aborted) throw ctx.stop.signal.reason
   const failed = outcomes.find((o) => o.status === 'rejected')
   if (failed) throw failed.reason
+}
 
-  const all = sorted()
-  const size = all.reduce((sum, p) => sum + p.size, 0)
+/** CompleteMultipartUpload; resolves with the CRC-64 the storage reports for the object. */
+function complete(
+  ctx: MultipartContext,
+  uploadId: string,
+  parts: readonly DonePart[],
+  size: number,
+): Promise<string | undefined> {
   let sent = false
-  const reportedCrc = await call({ op: 'CompleteMultipartUpload' }, async (client) => {
+  return ctx.oss.call({ op: 'CompleteMultipartUpload' }, async (client) => {
     try {
-      return await client.complete(key, id, all)
+      return await client.complete(ctx.key, uploadId, parts)
     } catch (error) {
       // An earlier attempt completed it and only its answer was lost (its CRC with it).
-      if (sent && isOssFailure(error, 'NoSuchUpload') && (await client.size(key)) === size) return undefined
+      if (sent && isOssFailure(error, 'NoSuchUpload') && (await client.size(ctx.key)) === size)
+        return undefined
       throw error
     } finally {
       sent = true
     }
   })
-  return { uploadId: id, size, reportedCrc, crc: objectCrc(all) }
+}
+
+function sorted(done: Map<number, DonePart>): DonePart[] {
+  return [...done.values()].sort((a, b) => a.number - b.number)
 }
 
 /** A resumed upload: its id, the size each part must have, and the CRC of a part already stored. */
@@ -187,6 +140,28 @@ export interface ResumeParts {
   uploadId: string
   expectedSize(part: number): number
   crcOf(part: DonePart): Promise<string | undefined>
+}
+
+/**
+ * The parts of a resumed upload: the size each must have, and each stored part's CRC, from the
+ * checkpoint when it names the same part (same ETag), otherwise read again from the source.
+ */
+export function resumeParts(
+  source: RandomAccessSource,
+  uploadId: string,
+  partSize: number,
+  known: readonly DonePart[],
+): ResumeParts {
+  const start = (n: number) => (n - 1) * partSize
+  const end = (n: number) => Math.min(source.size, n * partSize)
+  return {
+    uploadId,
+    expectedSize: (n) => Math.max(0, end(n) - start(n)),
+    async crcOf(part) {
+      const saved = known.find((k) => k.number === part.number && k.etag === part.etag)?.crc
+      return saved ?? String(await source.checksum(start(part.number), end(part.number)))
+    },
+  }
 }
 
 /** The object's CRC-64 from its parts' (zlib's combine), or `undefined` when one is unknown. */
@@ -213,24 +188,4 @@ async function sendPart(
   } catch (error) {
     throw body.failure === undefined ? error : sourceError(body.failure, job.number)
   }
-}
-
-/** A read of the caller's stream; its failure is the source's, not the storage's. */
-export async function readSource<T>(read: Promise<T>): Promise<T> {
-  try {
-    return await read
-  } catch (error) {
-    throw ServiceValidationError.isInstance(error) ? error : sourceError(error)
-  }
-}
-
-/** The source itself failed (a file vanished, a stream errored): not retried. */
-export function sourceError(cause: unknown, partNumber?: number): UploadError {
-  const reason = cause instanceof Error ? cause.message : String(cause)
-  return new UploadError({
-    code: 'source_error',
-    partNumber,
-    message: `Reading the source failed (${reason}): nothing was saved. Check the file or stream and upload it again.`,
-    cause,
-  })
 }

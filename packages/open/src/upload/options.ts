@@ -1,4 +1,11 @@
-import { idSchema, parseInput, ServiceValidationError, type ValidationIssue } from '@service-sdk/core'
+import {
+  DEFAULT_RETRY,
+  idSchema,
+  parseInput,
+  type RetryPolicy,
+  ServiceValidationError,
+  type ValidationIssue,
+} from '@service-sdk/core'
 import { z } from 'zod'
 import type { CheckpointStore } from './checkpoint.ts'
 import { refuseRelativeKey } from './key.ts'
@@ -12,18 +19,11 @@ export const MIN_PART_SIZE = 100 * KiB
 export const MAX_PART_SIZE = 5 * 1024 * MiB
 export const MAX_PARTS = 10_000
 
-export interface UploadRetryPolicy {
-  /** Retries after the first attempt of one request. */
-  maxRetries: number
-  initialDelayMs: number
-  maxDelayMs: number
-}
-
-export const DEFAULT_UPLOAD_RETRY: UploadRetryPolicy = {
-  maxRetries: 3,
-  initialDelayMs: 500,
-  maxDelayMs: 8_000,
-}
+/**
+ * Core's retry policy, with one more retry than an API call's: a part is large and its upload
+ * idempotent. OSS sends no `Retry-After`; `maxRetryAfterMs` is core's and unused here.
+ */
+export const DEFAULT_UPLOAD_RETRY: RetryPolicy = { ...DEFAULT_RETRY, maxRetries: 3 }
 
 export const DEFAULTS = {
   partSize: 8 * MiB,
@@ -138,7 +138,7 @@ export type AssetFields = z.output<z.ZodObject<typeof fieldsShape>>
 export interface TransferSettings {
   partSize: number
   parallel: number
-  retry: UploadRetryPolicy
+  retry: RetryPolicy
   timeoutMs: number
   checkpoint: CheckpointStore | undefined
   /** A failed multipart upload keeps its parts and checkpoint for a retry. */
@@ -148,7 +148,7 @@ export interface TransferSettings {
 export interface ResolvedDefaults {
   partSize: number
   parallel: number
-  retry: UploadRetryPolicy
+  retry: RetryPolicy
   timeoutMs: number
   credentialTtlMs: number
   concurrency: number
@@ -166,12 +166,10 @@ export function resolveDefaults(defaults: UploadDefaults | undefined): ResolvedD
   }
 }
 
-function retryPolicy(
-  retry: z.output<typeof transferShape.retry>,
-  base: UploadRetryPolicy,
-): UploadRetryPolicy {
+function retryPolicy(retry: z.output<typeof transferShape.retry>, base: RetryPolicy): RetryPolicy {
   if (retry === false) return { ...base, maxRetries: 0 }
   return {
+    ...base,
     maxRetries: retry?.maxRetries ?? base.maxRetries,
     initialDelayMs: retry?.initialDelayMs ?? base.initialDelayMs,
     maxDelayMs: retry?.maxDelayMs ?? base.maxDelayMs,
@@ -207,10 +205,8 @@ export function validationError(what: string, issues: ValidationIssue[]): Servic
   return new ServiceValidationError(what, issues)
 }
 
-/** Drops `undefined` fields (the material schema wants them absent). */
-export function defined<T extends Record<string, unknown>>(
-  value: T,
-): { [K in keyof T]: Exclude<T[K], undefined> } {
+/** Drops `undefined` fields (the material schema and `exactOptionalPropertyTypes` want them absent). */
+export function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never
 }
 

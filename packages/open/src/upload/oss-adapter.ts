@@ -1,5 +1,7 @@
 /// <reference path="./ali-oss.d.ts" />
 import { createRedactor, type UploadCredential, UploadError } from '@service-sdk/core'
+import { failureOf, isOssFailure } from './oss-failure.ts'
+import type { RequestContext } from './platform.ts'
 
 /**
  * ali-oss, loaded on the first upload: it is most of the package's weight in a browser bundle
@@ -15,8 +17,11 @@ function loadAliOss(): Promise<new (options: object) => unknown> {
 /**
  * The only file that touches ali-oss. ali-oss signs requests, builds them and parses OSS's XML;
  * its HTTP layer (the `urllib` option) is ours (`OssHttp`), so that each upload can cut its own
- * requests and count request bodies as they go out. Everything ali-oss throws is turned into an
- * `OssFailure` here: its raw errors carry the signed request headers (token, signature).
+ * requests and count request bodies as they go out. One ali-oss client is made per credential
+ * and shared by every upload that goes out with it; each operation passes its upload's
+ * `RequestContext` as ali-oss's `ctx` option, which reaches our HTTP layer untouched. Everything
+ * ali-oss throws is turned into an `OssFailure` (oss-failure.ts): its raw errors carry the
+ * signed request headers (token, signature).
  */
 
 /** What ali-oss passes to its HTTP layer for one request. */
@@ -27,6 +32,12 @@ export interface OssHttpRequest {
   content?: string | Uint8Array | Blob
   /** The body of an upload from Node, passed through untouched: a Readable, or a file range. */
   stream?: unknown
+  /**
+   * The upload's context, from the operation's `ctx` option. ali-oss deep-copies the options of
+   * CompleteMultipartUpload (the signal arrives as a plain object there): control requests read
+   * only `timeoutMs`; object-byte requests (PUT) are passed theirs as it was.
+   */
+  ctx: RequestContext
 }
 
 /** What ali-oss expects back from its HTTP layer (urllib's result shape, the fields it reads). */
@@ -83,66 +94,10 @@ export interface OpenUpload {
   initiated: number
 }
 
-/** The operations an upload makes, on one credential. */
-export interface OssClient {
-  /** Resolves with the object's CRC-64 as the storage reports it (`undefined` when it does not). */
-  put(key: string, body: OssBody): Promise<string | undefined>
-  initiate(key: string): Promise<string>
-  /** Resolves with the part's ETag. */
-  uploadPart(key: string, uploadId: string, partNumber: number, body: OssBody): Promise<string>
-  /** Resolves with the object's CRC-64 as the storage reports it (`undefined` when it does not). */
-  complete(key: string, uploadId: string, parts: readonly DonePart[]): Promise<string | undefined>
-  /** DeleteObject. */
-  remove(key: string): Promise<void>
-  /** Every multipart upload under `prefix` (ListMultipartUploads, all pages). */
-  listUploads(prefix: string): Promise<OpenUpload[]>
-  abort(key: string, uploadId: string): Promise<void>
-  /** Every part the server holds for the upload, ascending. */
-  listParts(key: string, uploadId: string): Promise<DonePart[]>
-  /** The object's size, or `undefined` when there is no such object. */
-  size(key: string): Promise<number | undefined>
-}
-
-/** The OSS codes that mean "these credentials are no longer good": get fresh ones and go on. */
-const EXPIRED = new Set(['SecurityTokenExpired', 'InvalidAccessKeyId', 'InvalidSecurityToken'])
-
-export type FailureKind = 'expired' | 'retryable' | 'fatal'
-
-/** A failed OSS request, translated: no request headers, no secrets. */
-export class OssFailure extends Error {
-  override name = 'OssFailure'
-  readonly kind: FailureKind
-  /** OSS's error code (`InternalError`, `NoSuchUpload`...), or ours for no answer (`connection_error`, `timeout`). */
-  readonly code: string
-  /** Set when OSS answered. */
-  readonly ossCode: string | undefined
-  readonly status: number | undefined
-  readonly requestId: string | undefined
-
-  constructor(init: {
-    kind: FailureKind
-    code: string
-    message: string
-    ossCode?: string | undefined
-    status?: number | undefined
-    requestId?: string | undefined
-  }) {
-    super(init.message)
-    this.kind = init.kind
-    this.code = init.code
-    this.ossCode = init.ossCode
-    this.status = init.status
-    this.requestId = init.requestId
-  }
-}
-
-export function isOssFailure(error: unknown, ossCode?: string): error is OssFailure {
-  return error instanceof OssFailure && (ossCode === undefined || error.ossCode === ossCode)
-}
-
 // The parts of ali-oss 6.23 used here. `_uploadPart`, `_objectRequestParams` and `request` are
 // internal but stable across 6.x: they are the calls that take a body as we built it (a Node body
-// for our HTTP layer, a Blob in browsers) instead of reading it into memory.
+// for our HTTP layer, a Blob in browsers) instead of reading it into memory. Every operation takes
+// `{ ctx }`, which ali-oss hands to our HTTP layer with each request.
 interface AliOssResponse {
   status: number
   headers: Record<string, string | string[] | undefined>
@@ -155,46 +110,54 @@ interface AliOssPart {
 interface AliOssParams {
   [field: string]: unknown
 }
+interface Ctx {
+  ctx: RequestContext
+}
 interface AliOss {
   // The request builder behind every operation; PutObject goes through it as UploadPart does, so
   // that the body reaches our HTTP layer as we made it (put/putStream would wrap or read it).
   _objectRequestParams(
     method: string,
     name: string,
-    options: { headers: Record<string, number> },
+    options: Ctx & { headers: Record<string, number> },
   ): AliOssParams
   request(params: AliOssParams): Promise<{ status: number; res: AliOssResponse }>
-  delete(name: string): Promise<unknown>
-  listUploads(query: Record<string, string | number>): Promise<{
+  delete(name: string, options: Ctx): Promise<unknown>
+  listUploads(
+    query: Record<string, string | number>,
+    options: Ctx,
+  ): Promise<{
     uploads: Array<{ name: string; uploadId: string; initiated: string }> | undefined
     isTruncated: boolean | string
     nextKeyMarker: string
     nextUploadIdMarker: string
   }>
-  initMultipartUpload(name: string, options?: object): Promise<{ uploadId: string }>
+  initMultipartUpload(name: string, options: Ctx): Promise<{ uploadId: string }>
   _uploadPart(
     name: string,
     uploadId: string,
     partNo: number,
     data: { size: number; stream?: unknown; content?: unknown },
-    options?: { disabledMD5?: boolean },
+    options: Ctx & { disabledMD5: boolean },
   ): Promise<{ etag: string }>
   completeMultipartUpload(
     name: string,
     uploadId: string,
     parts: Array<{ number: number; etag: string }>,
+    options: Ctx,
   ): Promise<{ res: AliOssResponse }>
-  abortMultipartUpload(name: string, uploadId: string): Promise<unknown>
+  abortMultipartUpload(name: string, uploadId: string, options: Ctx): Promise<unknown>
   listParts(
     name: string,
     uploadId: string,
-    query?: Record<string, string | number>,
+    query: Record<string, string | number>,
+    options: Ctx,
   ): Promise<{
     parts: AliOssPart | AliOssPart[] | undefined
     isTruncated: string | boolean
     nextPartNumberMarker: string
   }>
-  head(name: string): Promise<{ status: number; res: AliOssResponse }>
+  head(name: string, options: Ctx): Promise<{ status: number; res: AliOssResponse }>
 }
 
 /**
@@ -205,16 +168,43 @@ export function endpointUrl(endPoint: string): string {
   return /^https?:\/\//i.test(endPoint) ? endPoint : `https://${endPoint}`
 }
 
-export async function createOssClient(credential: UploadCredential, http: OssHttp): Promise<OssClient> {
+/** An ali-oss client made for one credential, and the redactor of that credential's secrets. */
+export interface OssConnection {
+  readonly oss: AliOss
+  readonly redact: (text: string) => string
+}
+
+/** Per HTTP layer (one per client's platform), the connection made for each credential. */
+const connections = new WeakMap<OssHttp, WeakMap<UploadCredential, Promise<OssConnection>>>()
+
+/**
+ * The ali-oss client of `credential`, made once and shared: signing setup, option parsing and
+ * the client object are per credential, not per upload (many small files spend a good share of
+ * their CPU there). A credential ali-oss refuses is refused to every upload that gets it.
+ */
+export function ossConnection(credential: UploadCredential, http: OssHttp): Promise<OssConnection> {
+  let made = connections.get(http)
+  if (!made) {
+    made = new WeakMap()
+    connections.set(http, made)
+  }
+  let connection = made.get(credential)
+  if (!connection) {
+    connection = connect(credential, http)
+    made.set(credential, connection)
+  }
+  return connection
+}
+
+async function connect(credential: UploadCredential, http: OssHttp): Promise<OssConnection> {
   const redact = createRedactor([
     credential.accessKeySecret,
     credential.securityToken,
     credential.accessKeyId,
   ])
   const OSS = await loadAliOss()
-  let oss: AliOss
   try {
-    oss = new OSS({
+    const oss = new OSS({
       endpoint: endpointUrl(credential.endPoint),
       bucket: credential.bucket,
       accessKeyId: credential.accessKeyId,
@@ -226,6 +216,7 @@ export async function createOssClient(credential: UploadCredential, http: OssHtt
       retryMax: 0,
       refreshSTSTokenInterval: 24 * 3_600_000,
     }) as AliOss
+    return { oss, redact }
   } catch (error) {
     // A bucket name or endpoint ali-oss refuses: nothing was sent.
     const reason = redact(error instanceof Error ? error.message : String(error))
@@ -234,88 +225,126 @@ export async function createOssClient(credential: UploadCredential, http: OssHtt
       message: `sts-tmp returned credentials the object-storage client cannot use (${reason}): check the service behind sts-tmp.`,
     })
   }
-  const translated = async <T>(call: () => Promise<T>): Promise<T> => {
+}
+
+/**
+ * The operations of one upload attempt on a shared connection: each request carries the
+ * attempt's context. Cheap to make (one per attempt and credential).
+ */
+export class OssClient {
+  readonly #oss: AliOss
+  readonly #redact: (text: string) => string
+  readonly #ctx: Ctx
+
+  constructor(connection: OssConnection, context: RequestContext) {
+    this.#oss = connection.oss
+    this.#redact = connection.redact
+    this.#ctx = { ctx: context }
+  }
+
+  /** Resolves with the object's CRC-64 as the storage reports it (`undefined` when it does not). */
+  put(key: string, body: OssBody): Promise<string | undefined> {
+    return this.#translated(async () => {
+      const headers = { 'Content-Length': body.size }
+      const params = this.#oss._objectRequestParams('PUT', key, { ...this.#ctx, headers })
+      const { res } = await this.#oss.request({
+        ...params,
+        ...(body.stream === undefined ? { content: body.content } : { stream: body.stream }),
+        successStatuses: [200],
+        disabledMD5: true,
+      })
+      return reportedCrc(res)
+    })
+  }
+
+  initiate(key: string): Promise<string> {
+    return this.#translated(async () => (await this.#oss.initMultipartUpload(key, this.#ctx)).uploadId)
+  }
+
+  /** Resolves with the part's ETag. */
+  uploadPart(key: string, uploadId: string, partNumber: number, body: OssBody): Promise<string> {
+    return this.#translated(async () => {
+      const data = { size: body.size, stream: body.stream, content: body.content }
+      const options = { ...this.#ctx, disabledMD5: true }
+      return (await this.#oss._uploadPart(key, uploadId, partNumber, data, options)).etag
+    })
+  }
+
+  /** Resolves with the object's CRC-64 as the storage reports it (`undefined` when it does not). */
+  complete(key: string, uploadId: string, parts: readonly DonePart[]): Promise<string | undefined> {
+    return this.#translated(async () => {
+      const list = parts.map((p) => ({ number: p.number, etag: p.etag }))
+      const { res } = await this.#oss.completeMultipartUpload(key, uploadId, list, this.#ctx)
+      return reportedCrc(res)
+    })
+  }
+
+  /** DeleteObject. */
+  remove(key: string): Promise<void> {
+    return this.#translated(async () => {
+      await this.#oss.delete(key, this.#ctx)
+    })
+  }
+
+  /** Every multipart upload under `prefix` (ListMultipartUploads, all pages). */
+  listUploads(prefix: string): Promise<OpenUpload[]> {
+    return this.#translated(async () => {
+      const found: OpenUpload[] = []
+      const query: Record<string, string | number> = { prefix, 'max-uploads': 1000 }
+      for (;;) {
+        const page = await this.#oss.listUploads(query, this.#ctx)
+        for (const u of page.uploads ?? [])
+          found.push({ key: u.name, uploadId: u.uploadId, initiated: Date.parse(u.initiated) })
+        if (String(page.isTruncated) !== 'true' || !page.nextKeyMarker) break
+        query['key-marker'] = page.nextKeyMarker
+        query['upload-id-marker'] = page.nextUploadIdMarker
+      }
+      return found
+    })
+  }
+
+  abort(key: string, uploadId: string): Promise<void> {
+    return this.#translated(async () => {
+      await this.#oss.abortMultipartUpload(key, uploadId, this.#ctx)
+    })
+  }
+
+  /** Every part the server holds for the upload, ascending. */
+  listParts(key: string, uploadId: string): Promise<DonePart[]> {
+    return this.#translated(async () => {
+      const parts: DonePart[] = []
+      let marker: string | undefined
+      for (;;) {
+        const query: Record<string, string | number> = { 'max-parts': 1000 }
+        if (marker !== undefined) query['part-number-marker'] = marker
+        const page = await this.#oss.listParts(key, uploadId, query, this.#ctx)
+        const listed = page.parts === undefined ? [] : Array.isArray(page.parts) ? page.parts : [page.parts]
+        for (const p of listed)
+          parts.push({ number: Number(p.PartNumber), etag: p.ETag, size: Number(p.Size) })
+        if (String(page.isTruncated) !== 'true' || !page.nextPartNumberMarker) break
+        marker = page.nextPartNumberMarker
+      }
+      return parts.sort((a, b) => a.number - b.number)
+    })
+  }
+
+  /** The object's size, or `undefined` when there is no such object. */
+  async size(key: string): Promise<number | undefined> {
     try {
-      return await call()
+      const { res } = await this.#translated(() => this.#oss.head(key, this.#ctx))
+      return Number(res.headers['content-length'])
     } catch (error) {
-      throw failureOf(error, redact)
+      if (isOssFailure(error) && error.status === 404) return undefined
+      throw error
     }
   }
 
-  return {
-    put: (key, body) =>
-      translated(async () => {
-        const params = oss._objectRequestParams('PUT', key, { headers: { 'Content-Length': body.size } })
-        const { res } = await oss.request({
-          ...params,
-          ...(body.stream === undefined ? { content: body.content } : { stream: body.stream }),
-          successStatuses: [200],
-          disabledMD5: true,
-        })
-        return reportedCrc(res)
-      }),
-    initiate: (key) => translated(async () => (await oss.initMultipartUpload(key)).uploadId),
-    uploadPart: (key, uploadId, partNumber, body) =>
-      translated(async () => {
-        const data = { size: body.size, stream: body.stream, content: body.content }
-        return (await oss._uploadPart(key, uploadId, partNumber, data, { disabledMD5: true })).etag
-      }),
-    complete: (key, uploadId, parts) =>
-      translated(async () => {
-        const { res } = await oss.completeMultipartUpload(
-          key,
-          uploadId,
-          parts.map((p) => ({ number: p.number, etag: p.etag })),
-        )
-        return reportedCrc(res)
-      }),
-    remove: (key) =>
-      translated(async () => {
-        await oss.delete(key)
-      }),
-    listUploads: (prefix) =>
-      translated(async () => {
-        const found: OpenUpload[] = []
-        const query: Record<string, string | number> = { prefix, 'max-uploads': 1000 }
-        for (;;) {
-          const page = await oss.listUploads(query)
-          for (const u of page.uploads ?? [])
-            found.push({ key: u.name, uploadId: u.uploadId, initiated: Date.parse(u.initiated) })
-          if (String(page.isTruncated) !== 'true' || !page.nextKeyMarker) break
-          query['key-marker'] = page.nextKeyMarker
-          query['upload-id-marker'] = page.nextUploadIdMarker
-        }
-        return found
-      }),
-    abort: (key, uploadId) =>
-      translated(async () => {
-        await oss.abortMultipartUpload(key, uploadId)
-      }),
-    listParts: (key, uploadId) =>
-      translated(async () => {
-        const parts: DonePart[] = []
-        let marker: string | undefined
-        for (;;) {
-          const query: Record<string, string | number> = { 'max-parts': 1000 }
-          if (marker !== undefined) query['part-number-marker'] = marker
-          const page = await oss.listParts(key, uploadId, query)
-          const listed = page.parts === undefined ? [] : Array.isArray(page.parts) ? page.parts : [page.parts]
-          for (const p of listed)
-            parts.push({ number: Number(p.PartNumber), etag: p.ETag, size: Number(p.Size) })
-          if (String(page.isTruncated) !== 'true' || !page.nextPartNumberMarker) break
-          marker = page.nextPartNumberMarker
-        }
-        return parts.sort((a, b) => a.number - b.number)
-      }),
-    size: async (key) => {
-      try {
-        const { res } = await translated(() => oss.head(key))
-        return Number(res.headers['content-length'])
-      } catch (error) {
-        if (isOssFailure(error) && error.status === 404) return undefined
-        throw error
-      }
-    },
+  async #translated<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call()
+    } catch (error) {
+      throw failureOf(error, this.#redact)
+    }
   }
 }
 
@@ -324,45 +353,4 @@ function reportedCrc(res: AliOssResponse): string | undefined {
   const value = res.headers['x-oss-hash-crc64ecma']
   const text = Array.isArray(value) ? value[0] : value
   return text === undefined || text === '' ? undefined : text.trim()
-}
-
-/** Any ali-oss rejection as an `OssFailure`, classified for the retry loop. */
-function failureOf(error: unknown, redact: (text: string) => string): OssFailure {
-  if (error instanceof OssFailure) return error
-  const raw = (typeof error === 'object' && error !== null ? error : {}) as {
-    name?: unknown
-    code?: unknown
-    status?: unknown
-    requestId?: unknown
-    message?: unknown
-  }
-  const status = typeof raw.status === 'number' ? raw.status : undefined
-  const code = typeof raw.code === 'string' && raw.code !== '' ? raw.code : undefined
-  const message = redact(typeof raw.message === 'string' ? raw.message : String(error))
-  const requestId = typeof raw.requestId === 'string' && raw.requestId !== '' ? raw.requestId : undefined
-  // No answer: our HTTP layer rejected (-1 network, -2 timeout).
-  if (status === -1 || status === -2) {
-    return new OssFailure({
-      kind: 'retryable',
-      code: status === -2 ? 'timeout' : 'connection_error',
-      message: status === -2 ? 'the request timed out' : `the connection failed (${message})`,
-    })
-  }
-  if (status === undefined) {
-    return new OssFailure({ kind: 'fatal', code: 'upload_failed', message })
-  }
-  const kind: FailureKind =
-    code !== undefined && EXPIRED.has(code)
-      ? 'expired'
-      : status >= 500 || status === 408 || status === 429 || code === 'RequestTimeout'
-        ? 'retryable'
-        : 'fatal'
-  return new OssFailure({
-    kind,
-    code: code ?? `http_${status}`,
-    ossCode: code,
-    status,
-    requestId,
-    message: `the object storage answered ${status}${code ? ` ${code}` : ''}: ${message}`,
-  })
 }

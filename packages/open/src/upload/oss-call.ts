@@ -1,9 +1,11 @@
-import { type Logger, UploadError } from '@service-sdk/core'
-import { sleep } from '@service-sdk/core/internal'
+import { type Logger, type RetryPolicy, UploadError } from '@service-sdk/core'
+import { backoffDelay, sleep } from '@service-sdk/core/internal'
 import type { Gate } from './gate.ts'
-import type { UploadRetryPolicy } from './options.ts'
-import { type OssClient, OssFailure } from './oss-adapter.ts'
-import type { Lease, OssSession } from './session.ts'
+import type { EngineDeps } from './object-job.ts'
+import type { OssClient } from './oss-adapter.ts'
+import { OssFailure } from './oss-failure.ts'
+import type { RequestContext } from './platform.ts'
+import { type Lease, OssSession } from './session.ts'
 
 /** Fresh credentials tried in a row for one request before giving up. */
 const MAX_RENEWALS = 3
@@ -14,62 +16,104 @@ export interface Operation {
   partNumber?: number
 }
 
-export type OssCaller = <T>(
-  operation: Operation,
-  run: (client: OssClient, lease: Lease) => Promise<T>,
-) => Promise<T>
+export type OssRun<T> = (client: OssClient, lease: Lease) => Promise<T>
+
+/** The requests of one upload attempt (or one cleanup) on the client's shared credentials. */
+export function ossCaller(
+  deps: EngineDeps,
+  context: RequestContext,
+  retry: RetryPolicy,
+  gate?: Gate | undefined,
+): OssCaller {
+  const { credentials, logger } = deps
+  const session = new OssSession({ credentials, http: deps.platform.http, context, logger })
+  return new OssCaller({ session, retry, signal: context.signal, logger, gate })
+}
 
 /**
- * One OSS request with the upload's recovery rules: an expiry answer gets fresh credentials and
- * a new client (not counted as a retry); no answer, 5xx, 408 and 429 are retried with backoff;
- * anything else, or the last failure, becomes an `UploadError` naming the part and OSS's code.
- * A stopped upload rejects with the stop reason at once.
+ * One upload attempt's OSS requests with the upload's recovery rules: an expiry answer gets fresh
+ * credentials and a new client (not counted as a retry); no answer, 5xx, 408 and 429 are retried
+ * with core's backoff; anything else, or the last failure, becomes an `UploadError` naming the
+ * part and OSS's code. A stopped upload rejects with the stop reason at once.
  */
-export function createOssCaller(deps: {
-  session: OssSession
-  retry: UploadRetryPolicy
-  signal: AbortSignal
-  logger: Logger
+export class OssCaller {
+  readonly #session: OssSession
+  readonly #retry: RetryPolicy
+  readonly #signal: AbortSignal
+  readonly #logger: Logger
   /** The upload's pause gate: every attempt waits while paused. */
-  gate?: Gate | undefined
-}): OssCaller {
-  const { gate } = deps
-  return async (operation, run) => {
-    let retries = 0
-    let renewals = 0
+  readonly #gate: Gate | undefined
+
+  constructor(deps: {
+    session: OssSession
+    retry: RetryPolicy
+    signal: AbortSignal
+    logger: Logger
+    gate?: Gate | undefined
+  }) {
+    this.#session = deps.session
+    this.#retry = deps.retry
+    this.#signal = deps.signal
+    this.#logger = deps.logger
+    this.#gate = deps.gate
+  }
+
+  /** The credential (and its client) the next request goes out with. */
+  lease(): Promise<Lease> {
+    return this.#session.lease()
+  }
+
+  async call<T>(operation: Operation, run: OssRun<T>): Promise<T> {
+    const tries = { retries: 0, renewals: 0 }
     for (;;) {
-      deps.signal.throwIfAborted()
-      if (gate) await gate.pass(deps.signal)
-      const lease = await deps.session.lease()
+      this.#signal.throwIfAborted()
+      if (this.#gate) await this.#gate.pass(this.#signal)
+      const lease = await this.#session.lease()
       try {
-        return await (gate ? gate.track(() => run(lease.client, lease)) : run(lease.client, lease))
+        return await this.#attempt(lease, run)
       } catch (error) {
-        if (deps.signal.aborted) throw deps.signal.reason
+        if (this.#signal.aborted) throw this.#signal.reason
         if (!(error instanceof OssFailure)) throw error
-        if (error.kind === 'expired' && renewals < MAX_RENEWALS) {
-          renewals++
-          deps.logger.info('upload: the object storage refused the credentials; renewing them', {
-            ...where(operation),
-            ossCode: error.ossCode,
-          })
-          await deps.session.renew(lease)
-          continue
-        }
-        if (error.kind === 'retryable' && retries < deps.retry.maxRetries) {
-          const delay = backoff(retries++, deps.retry)
-          deps.logger.warn('upload: retrying an object-storage request', {
-            ...where(operation),
-            code: error.code,
-            status: error.status,
-            retry: retries,
-            delayMs: delay,
-          })
-          await sleep(delay, deps.signal)
-          continue
-        }
-        throw uploadError(error, operation, retries + renewals + 1)
+        await this.#recover(error, operation, lease, tries)
       }
     }
+  }
+
+  #attempt<T>(lease: Lease, run: OssRun<T>): Promise<T> {
+    const gate = this.#gate
+    return gate ? gate.track(() => run(lease.client, lease)) : run(lease.client, lease)
+  }
+
+  /** Renew or wait before the next attempt; throws when the failure is final. */
+  async #recover(
+    error: OssFailure,
+    operation: Operation,
+    lease: Lease,
+    tries: { retries: number; renewals: number },
+  ): Promise<void> {
+    if (error.kind === 'expired' && tries.renewals < MAX_RENEWALS) {
+      tries.renewals++
+      this.#logger.info('upload: the object storage refused the credentials; renewing them', {
+        ...where(operation),
+        ossCode: error.ossCode,
+      })
+      await this.#session.renew(lease)
+      return
+    }
+    if (error.kind === 'retryable' && tries.retries < this.#retry.maxRetries) {
+      // No Retry-After is read from OSS's answers: the delay is the backoff's alone.
+      const delay = backoffDelay(tries.retries++, this.#retry, undefined) ?? 0
+      this.#logger.warn('upload: retrying an object-storage request', {
+        ...where(operation),
+        code: error.code,
+        status: error.status,
+        retry: tries.retries,
+        delayMs: delay,
+      })
+      await sleep(delay, this.#signal)
+      return
+    }
+    throw uploadError(error, operation, tries.retries + tries.renewals + 1)
   }
 }
 
@@ -98,14 +142,4 @@ export function uploadError(failure: OssFailure, operation: Operation, attempts:
     isRetryable: failure.kind !== 'fatal',
     message: `Uploading ${what} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${failure.message}${id}. ${advice}`,
   })
-}
-
-/** Exponential, with half of it random (jitter). */
-export function backoff(
-  retry: number,
-  policy: UploadRetryPolicy,
-  random: () => number = Math.random,
-): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** retry)
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }

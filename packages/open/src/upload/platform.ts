@@ -16,15 +16,20 @@ export interface UploadPlatform {
   refuse(source: unknown): string | undefined
   /** Open the source (stat a file...). Throws `ServiceValidationError` for a file that is not there. */
   prepare(source: unknown): Promise<PreparedSource>
-  /** ali-oss's HTTP layer for one upload. */
-  http(options: HttpOptions): OssHttp
+  /**
+   * ali-oss's HTTP layer, shared by every upload of a client (and every ali-oss client it makes):
+   * each request carries its upload's `RequestContext` as ali-oss's `ctx`.
+   */
+  readonly http: OssHttp
   /** The store behind `checkpoint: '<directory>'` (Node only: elsewhere it throws `ServiceValidationError`). */
   checkpointDirectory(directory: string): CheckpointStore
-  /** Let go of shared resources (kept-alive connections). */
-  dispose(): void
 }
 
-export interface HttpOptions {
+/**
+ * What one upload attempt's requests go out with. ali-oss passes an operation's `ctx` option to
+ * its HTTP layer untouched: that is how one ali-oss client per credential serves many uploads.
+ */
+export interface RequestContext {
   /**
    * Cuts the upload's object-byte requests (PUT: PutObject, UploadPart). Small control requests
    * (initiate, complete, list, abort) run to their end, bounded by `timeoutMs`: an initiation cut

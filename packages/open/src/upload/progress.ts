@@ -1,5 +1,5 @@
 import type { Logger } from '@service-sdk/core'
-import { createRateMeter, etaMs } from './rate.ts'
+import { createRateMeter, etaMs, type RateMeter } from './rate.ts'
 
 export type UploadPhase = 'credentials' | 'uploading' | 'saving' | 'done'
 
@@ -46,16 +46,24 @@ export interface ProgressTracker {
   paused(paused: boolean): void
 }
 
-/** Counts bytes per part in flight, so a failed attempt can be taken back exactly. */
+/**
+ * Counts bytes per part in flight, so a failed attempt can be taken back exactly. `emit` is a
+ * handle's `createListeners().emit` (directly, or folded into a batch's view): it never throws.
+ */
 export function createProgressTracker(
   emit: (progress: UploadProgress) => void,
-  logger: Logger,
   now: () => number = Date.now,
 ): ProgressTracker {
-  const inFlight = new Map<number, number>()
-  const meter = createRateMeter(now)
-  let stored = 0
-  let current: UploadProgress = {
+  return new Tracker(emit, createRateMeter(now))
+}
+
+class Tracker implements ProgressTracker {
+  readonly #emit: (progress: UploadProgress) => void
+  readonly #meter: RateMeter
+  /** Bytes counted per part being sent (0: a single PUT). */
+  readonly #inFlight = new Map<number, number>()
+  #stored = 0
+  #current: UploadProgress = {
     phase: 'credentials',
     loaded: 0,
     total: undefined,
@@ -65,67 +73,79 @@ export function createProgressTracker(
     paused: false,
   }
 
-  const update = (change: Partial<UploadProgress>) => {
-    const next = { ...current, ...change }
-    const rate = next.paused || next.phase !== 'uploading' ? undefined : meter.sample(next.loaded)
-    current = { ...next, rate, etaMs: next.phase === 'done' ? 0 : etaMs(next.loaded, next.total, rate) }
-    try {
-      emit(current)
-    } catch (error) {
-      logger.warn('upload: a progress listener threw', { error: String(error) })
-    }
-  }
-  const loaded = () => {
-    let sum = stored
-    for (const bytes of inFlight.values()) sum += bytes
-    return sum
+  constructor(emit: (progress: UploadProgress) => void, meter: RateMeter) {
+    this.#emit = emit
+    this.#meter = meter
   }
 
-  return {
-    get current() {
-      return current
-    },
-    phase: (phase) => {
-      if (phase === current.phase) return
-      if (phase === 'uploading') meter.reset(current.loaded)
-      update({ phase })
-    },
-    total: (total) => update({ total }),
-    key: (key) => update({ key }),
-    sent(part, bytes) {
-      inFlight.set(part, (inFlight.get(part) ?? 0) + bytes)
-      update({ loaded: current.loaded + bytes })
-    },
-    restart(part) {
-      if (!inFlight.has(part)) return
-      inFlight.delete(part)
-      update({ loaded: loaded() })
-    },
-    stored(part, size) {
-      inFlight.delete(part)
-      stored += size
-      update({ loaded: loaded() })
-    },
-    begin() {
-      inFlight.clear()
-      stored = 0
-      current = { ...current, loaded: 0 }
-    },
-    already(size) {
-      stored += size
-      meter.reset(loaded())
-      update({ loaded: loaded() })
-    },
-    paused(paused) {
-      if (paused === current.paused) return
-      if (!paused) meter.reset(current.loaded)
-      update({ paused })
-    },
+  get current(): UploadProgress {
+    return this.#current
+  }
+
+  phase(phase: UploadPhase): void {
+    if (phase === this.current.phase) return
+    if (phase === 'uploading') this.#meter.reset(this.current.loaded)
+    this.#update({ phase })
+  }
+  total(total: number): void {
+    this.#update({ total })
+  }
+  key(key: string): void {
+    this.#update({ key })
+  }
+  sent(part: number, bytes: number): void {
+    this.#inFlight.set(part, (this.#inFlight.get(part) ?? 0) + bytes)
+    this.#update({ loaded: this.current.loaded + bytes })
+  }
+  restart(part: number): void {
+    if (!this.#inFlight.delete(part)) return
+    this.#update({ loaded: this.#loaded() })
+  }
+  stored(part: number, size: number): void {
+    this.#inFlight.delete(part)
+    this.#stored += size
+    this.#update({ loaded: this.#loaded() })
+  }
+  begin(): void {
+    this.#inFlight.clear()
+    this.#stored = 0
+    this.#current = { ...this.#current, loaded: 0 }
+  }
+  already(size: number): void {
+    this.#stored += size
+    this.#meter.reset(this.#loaded())
+    this.#update({ loaded: this.#loaded() })
+  }
+  paused(paused: boolean): void {
+    if (paused === this.current.paused) return
+    if (!paused) this.#meter.reset(this.current.loaded)
+    this.#update({ paused })
+  }
+
+  #update(change: Partial<UploadProgress>): void {
+    const next = { ...this.current, ...change }
+    const rate = next.paused || next.phase !== 'uploading' ? undefined : this.#meter.sample(next.loaded)
+    const eta = next.phase === 'done' ? 0 : etaMs(next.loaded, next.total, rate)
+    this.#current = { ...next, rate, etaMs: eta }
+    this.#emit(this.#current)
+  }
+
+  #loaded(): number {
+    let sum = this.#stored
+    for (const bytes of this.#inFlight.values()) sum += bytes
+    return sum
   }
 }
 
-/** A handle's progress listeners: each is called on its own, so one that throws (logged) does not silence the rest. */
-export function createListeners<T>(first: ((progress: T) => void) | undefined, logger: Logger) {
+/** A handle's progress listeners. */
+export interface Listeners<T> {
+  /** Calls each listener on its own: one that throws (logged) does not silence the rest. */
+  emit(progress: T): void
+  /** Adds a listener; returns a function that removes it. */
+  add(listener: (progress: T) => void): () => void
+}
+
+export function createListeners<T>(first: ((progress: T) => void) | undefined, logger: Logger): Listeners<T> {
   const listeners = new Set<(progress: T) => void>()
   if (first) listeners.add(first)
   return {

@@ -1,75 +1,84 @@
 import { type Logger, type UploadCredential, UploadError } from '@service-sdk/core'
 import type { CachedCredential, CredentialsCache } from './credentials-cache.ts'
-import { createOssClient, type OssClient, type OssHttp } from './oss-adapter.ts'
+import { OssClient, type OssHttp, ossConnection } from './oss-adapter.ts'
+import type { RequestContext } from './platform.ts'
 
-/** The credential an upload's requests go out with, and the ali-oss client made for it. */
+/** The credential an upload's requests go out with, and the client bound to the upload for it. */
 export interface Lease {
   readonly entry: CachedCredential
   readonly client: OssClient
 }
 
-export interface OssSession {
-  /** The lease for the next request: a fresh credential replaces an old one before it can expire. */
-  lease(): Promise<Lease>
-  /**
-   * OSS refused `from` as expired: fresh credentials and a new ali-oss client (ali-oss cannot swap
-   * credentials under requests in flight). Requests that fail together share one refresh.
-   */
-  renew(from: Lease): Promise<Lease>
-  /** The credential the upload started with: its scope (endpoint, bucket, dir) is the upload's. */
-  readonly first: UploadCredential | undefined
-}
-
 /**
- * One upload's view of the shared credentials. A new credential must reach the same storage:
- * a multipart upload cannot move to another endpoint, bucket or directory half-way.
+ * One upload attempt's view of the shared credentials. A new credential must reach the same
+ * storage: a multipart upload cannot move to another endpoint, bucket or directory half-way.
+ * The ali-oss client behind a lease is the credential's, shared with every other upload
+ * (oss-adapter.ts); the lease binds it to this attempt's request context.
  */
-export function createOssSession(deps: {
-  credentials: CredentialsCache
-  http: OssHttp
-  signal: AbortSignal
-  logger: Logger
-}): OssSession {
-  let current: Lease | undefined
-  let swapping: Promise<Lease> | undefined
-  let first: UploadCredential | undefined
+export class OssSession {
+  readonly #credentials: CredentialsCache
+  readonly #http: OssHttp
+  readonly #context: RequestContext
+  readonly #logger: Logger
+  #current: Lease | undefined
+  #swapping: Promise<Lease> | undefined
+  /** The credential the upload started with: its scope (endpoint, bucket, dir) is the upload's. */
+  #scope: UploadCredential | undefined
 
-  const swap = (from: Lease | undefined, reason: 'start' | 'age' | 'expired'): Promise<Lease> => {
-    if (current !== from) return Promise.resolve(current as Lease)
-    swapping ??= (async () => {
-      if (from && reason === 'expired') deps.credentials.invalidate(from.entry)
-      const entry = await deps.credentials.get(deps.signal)
-      if (first && !sameScope(first, entry.credential)) {
-        throw new UploadError({
-          code: 'credential_scope_changed',
-          message:
-            'sts-tmp issued credentials for another endpoint, bucket or directory in the middle of the upload: it cannot continue there. Start the upload again.',
-        })
-      }
-      first ??= entry.credential
-      current = {
-        entry,
-        client:
-          current?.entry === entry ? current.client : await createOssClient(entry.credential, deps.http),
-      }
-      if (from) deps.logger.info('upload: switched to new STS credentials', { reason })
-      return current
-    })().finally(() => {
-      swapping = undefined
-    })
-    return swapping
+  constructor(deps: {
+    credentials: CredentialsCache
+    http: OssHttp
+    context: RequestContext
+    logger: Logger
+  }) {
+    this.#credentials = deps.credentials
+    this.#http = deps.http
+    this.#context = deps.context
+    this.#logger = deps.logger
   }
 
-  return {
-    lease() {
-      if (swapping) return swapping
-      if (current && deps.credentials.isFresh(current.entry)) return Promise.resolve(current)
-      return swap(current, current ? 'age' : 'start')
-    },
-    renew: (from) => (swapping ? swapping : swap(from, 'expired')),
-    get first() {
-      return first
-    },
+  /** The lease for the next request: a fresh credential replaces an old one before it can expire. */
+  lease(): Promise<Lease> {
+    if (this.#swapping) return this.#swapping
+    const current = this.#current
+    if (current && this.#credentials.isFresh(current.entry)) return Promise.resolve(current)
+    return this.#swap(current, current ? 'age' : 'start')
+  }
+
+  /**
+   * OSS refused `from` as expired: fresh credentials and their client (ali-oss cannot swap
+   * credentials under requests in flight). Requests that fail together share one refresh.
+   */
+  renew(from: Lease): Promise<Lease> {
+    return this.#swapping ?? this.#swap(from, 'expired')
+  }
+
+  #swap(from: Lease | undefined, reason: 'start' | 'age' | 'expired'): Promise<Lease> {
+    if (this.#current !== from) return Promise.resolve(this.#current as Lease)
+    this.#swapping ??= this.#next(from, reason).finally(() => {
+      this.#swapping = undefined
+    })
+    return this.#swapping
+  }
+
+  async #next(from: Lease | undefined, reason: 'start' | 'age' | 'expired'): Promise<Lease> {
+    if (from && reason === 'expired') this.#credentials.invalidate(from.entry)
+    const entry = await this.#credentials.get(this.#context.signal)
+    if (this.#scope && !sameScope(this.#scope, entry.credential)) {
+      throw new UploadError({
+        code: 'credential_scope_changed',
+        message:
+          'sts-tmp issued credentials for another endpoint, bucket or directory in the middle of the upload: it cannot continue there. Start the upload again.',
+      })
+    }
+    this.#scope ??= entry.credential
+    const client =
+      this.#current?.entry === entry
+        ? this.#current.client
+        : new OssClient(await ossConnection(entry.credential, this.#http), this.#context)
+    this.#current = { entry, client }
+    if (from) this.#logger.info('upload: switched to new STS credentials', { reason })
+    return this.#current
   }
 }
 

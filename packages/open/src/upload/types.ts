@@ -1,4 +1,4 @@
-import type { IdLike, SavedMaterial } from '@service-sdk/core'
+import type { IdLike, RetryOptions, SavedMaterial } from '@service-sdk/core'
 import type { CheckpointStore } from './checkpoint.ts'
 import type { UploadPhase, UploadProgress } from './progress.ts'
 
@@ -16,7 +16,7 @@ export type UploadSource =
   | ReadableStream<Uint8Array>
   | AsyncIterable<Uint8Array>
 
-/** The asset's fields (interface §2.5); `name` and `extension` default to the source's file name. */
+/** The asset's fields (material-save's, see `spec/openapi.yaml`); `name` and `extension` default to the source's file name. */
 export interface UploadAssetFields {
   /** Target folder; omitted or 0: the root folder of the space. */
   folderId?: IdLike
@@ -32,20 +32,20 @@ export interface UploadAssetFields {
   height?: number
 }
 
-export interface UploadRetryOptions {
-  /** Retries of one OSS request after the first attempt (each part on its own). Default 3. */
-  maxRetries?: number
-  /** First backoff, doubled each retry, with jitter. Default 500 ms. */
-  initialDelayMs?: number
-  /** Cap of one backoff. Default 8,000 ms. */
-  maxDelayMs?: number
-}
+/**
+ * Core's retry options (`RetryOptions`) as far as the object storage goes: retries of one OSS
+ * request after the first attempt (each part on its own; default 3, one more than an API
+ * call's), the first backoff (default 500 ms, doubled each retry, with jitter) and its cap
+ * (default 8,000 ms). The backoff is core's.
+ */
+export interface UploadRetryOptions
+  extends Pick<RetryOptions, 'maxRetries' | 'initialDelayMs' | 'maxDelayMs'> {}
 
 /** How the bytes go up; defaults come from `createOpenClient({ uploads })`. */
 export interface UploadTransferOptions {
   /**
    * Part size in bytes for multipart uploads; a file no larger goes up in one PUT. Default
-   * 8 MiB (field-notes §2: ~40% faster than ali-oss's 1 MiB). At least 100 KiB; grown
+   * 8 MiB (faster than ali-oss's 1 MiB against OSS: see docs/service/uploads.md). At least 100 KiB; grown
    * automatically so that a file needs no more than 10,000 parts.
    */
   partSize?: number

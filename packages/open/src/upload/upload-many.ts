@@ -1,44 +1,31 @@
-import {
-  type Id,
-  type MaterialInput,
-  parseInput,
-  type SavedMaterial,
-  type ValidationIssue,
-} from '@service-sdk/core'
+import { type Id, parseInput } from '@service-sdk/core'
+import { type BatchItem, batchItems } from './batch-items.ts'
+import { BatchProgress } from './batch-progress.ts'
 import { loadEngine } from './load-engine.ts'
-import type { ObjectJob, UploadedObject } from './object-upload.ts'
-import {
-  type AssetFields,
-  refuseSource,
-  transferSettings,
-  uploadManyItemSchema,
-  uploadManyOptionsSchema,
-  validationError,
-} from './options.ts'
-import { createListeners, createProgressTracker, type UploadPhase } from './progress.ts'
+import type { ObjectJob, UploadedObject } from './object-job.ts'
+import { type TransferSettings, transferSettings, uploadManyOptionsSchema } from './options.ts'
+import { createProgressTracker } from './progress.ts'
+import { SaveBatcher } from './save-batcher.ts'
+import { abortError, follow } from './signals.ts'
 import type {
   UploadBatch,
-  UploadedAsset,
   UploadManyItem,
   UploadManyOptions,
   UploadManyProgress,
   UploadManyResult,
   UploadSource,
 } from './types.ts'
-import { abortError, follow, type UploaderDeps } from './upload.ts'
+import type { UploaderDeps } from './upload.ts'
 import { traceUpload } from './upload-trace.ts'
 import { assertWritable } from './write-check.ts'
 
-interface Item {
-  source: unknown
-  fields: AssetFields
-  key: string | undefined
-}
+type Engine = Awaited<ReturnType<typeof loadEngine>>
 
 /**
  * `open.uploadMany()`: `concurrency` files at a time on the shared credentials (one sts-tmp call
- * while they are fresh), one progress view, and material-save in batches of the client's
- * `maxMaterialsPerSave` (a batch goes out when full, or when no upload is left to join it).
+ * while they are fresh, one ali-oss client per credential), one progress view, and material-save
+ * in batches of the client's `maxMaterialsPerSave`. Options and items are checked here, once for
+ * the batch; the transfer settings (defaults, checkpoint store) are resolved once too.
  */
 export function startUploadMany(
   deps: UploaderDeps,
@@ -46,228 +33,152 @@ export function startUploadMany(
   options: UploadManyOptions = {},
 ): UploadBatch {
   const parsed = parseInput(uploadManyOptionsSchema, options, 'uploadMany options')
-  const {
-    orgId,
-    concurrency,
-    onProgress,
-    signal,
-    partSize,
-    parallel,
-    retry,
-    timeoutMs,
-    checkpoint,
-    keepPartsOnFailure,
-    ...shared
-  } = parsed
-  const items = normalize(deps, sources, shared)
+  const { orgId, concurrency, onProgress, signal, partSize, parallel, retry, timeoutMs, ...rest } = parsed
+  const { checkpoint, keepPartsOnFailure, ...shared } = rest
+  const items = batchItems(deps.platform, sources, shared)
+  const settings = { partSize, parallel, retry, timeoutMs, checkpoint, keepPartsOnFailure }
   // Without a checkpoint nothing could continue a failed file's parts: they are not kept.
-  const transfer = transferSettings(
-    { partSize, parallel, retry, timeoutMs, checkpoint, keepPartsOnFailure },
-    deps.defaults,
-    deps.platform,
-    checkpoint !== undefined,
-  )
-  const stop = new AbortController()
-  const untie = follow(signal, stop)
-
-  // One progress view: the sum of every file's.
-  const listeners = createListeners(
+  const transfer = transferSettings(settings, deps.defaults, deps.platform, checkpoint !== undefined)
+  const progress = new BatchProgress(
+    items.length,
     onProgress as ((progress: UploadManyProgress) => void) | undefined,
     deps.logger,
   )
-  let current: UploadManyProgress = {
-    phase: 'credentials',
-    loaded: 0,
-    total: 0,
-    files: { total: items.length, uploaded: 0, saved: 0, failed: 0 },
-  }
-  const update = (change: Partial<UploadManyProgress>) => {
-    current = { ...current, ...change }
-    listeners.emit(current)
-  }
-  const files = (change: Partial<UploadManyProgress['files']>, phase?: UploadPhase) =>
-    update({ files: { ...current.files, ...change }, ...(phase ? { phase } : {}) })
+  const workers = Math.min(concurrency ?? deps.defaults.concurrency, items.length)
+  return new BatchRun({ deps, items, transfer, orgId, signal, progress, workers })
+}
 
-  // material-save batching.
-  const batchSize = deps.maxMaterialsPerSave
-  const waiting: Array<{
-    material: MaterialInput
-    resolve(saved: SavedMaterial): void
-    reject(error: unknown): void
-  }> = []
-  let next = 0
-  let uploading = 0
-  const saves: Promise<void>[] = []
-  const flush = () => {
-    const idle = uploading === 0 && (next >= items.length || stop.signal.aborted)
-    while (waiting.length >= batchSize || (idle && waiting.length > 0)) {
-      const batch = waiting.splice(0, batchSize)
-      if (idle && waiting.length === 0 && current.phase === 'uploading') update({ phase: 'saving' })
-      saves.push(saveBatch(batch))
-    }
-  }
-  const saveBatch = async (batch: typeof waiting) => {
-    try {
-      const materials = batch.map((b) => b.material)
-      const saved = await deps.api.materials.save(
-        orgId === undefined ? { materials } : { orgId, materials },
-        {
-          signal: stop.signal,
-        },
-      )
-      const byKey = new Map(saved.map((s) => [s.key, s]))
-      batch.forEach((b, i) => {
-        const asset = byKey.get(b.material.key) ?? saved[i]
-        if (asset) b.resolve(asset)
-        else b.reject(new Error(`material-save answered without the asset for ${b.material.key}`))
-      })
-    } catch (error) {
-      for (const b of batch) b.reject(error)
-    }
+/**
+ * A running batch. Workers take the next file, send it, and move on as soon as it is in the
+ * storage; its material joins the next material-save batch, which settles it later.
+ */
+class BatchRun implements UploadBatch {
+  readonly #deps: UploaderDeps
+  readonly #items: BatchItem[]
+  readonly #transfer: TransferSettings
+  readonly #orgId: Id | undefined
+  readonly #stop = new AbortController()
+  readonly #progress: BatchProgress
+  readonly #saver: SaveBatcher
+  readonly #results: UploadManyResult[]
+  readonly #settling: Promise<void>[] = []
+  readonly #result: Promise<UploadManyResult[]>
+  #next = 0
+  #uploading = 0
+
+  constructor(init: {
+    deps: UploaderDeps
+    items: BatchItem[]
+    transfer: TransferSettings
+    orgId: Id | undefined
+    signal: AbortSignal | undefined
+    progress: BatchProgress
+    workers: number
+  }) {
+    this.#deps = init.deps
+    this.#items = init.items
+    this.#transfer = init.transfer
+    this.#orgId = init.orgId
+    this.#progress = init.progress
+    this.#results = new Array(init.items.length)
+    const size = init.deps.maxMaterialsPerSave
+    this.#saver = new SaveBatcher({ api: init.deps.api, orgId: init.orgId, size, signal: this.#stop.signal })
+    const untie = follow(init.signal, this.#stop)
+    this.#result = this.#run(init.workers)
+    this.#result.catch(() => {}).finally(untie)
   }
 
-  const uploadObject = async (index: number, item: Item) => {
-    const traced = traceUpload(deps.instrumentation, createProgressTracker(track(index), deps.logger))
+  get progress(): UploadManyProgress {
+    return this.#progress.current
+  }
+  // Arrow properties: the handle's methods work detached.
+  readonly onProgress = (listener: (progress: UploadManyProgress) => void): (() => void) =>
+    this.#progress.listeners.add(listener)
+  readonly done = (): Promise<UploadManyResult[]> => this.#result
+  readonly abort = async (reason?: unknown): Promise<void> => {
+    if (!this.#stop.signal.aborted) this.#stop.abort(reason ?? abortError())
+    await this.#result.then(
+      () => {},
+      () => {},
+    )
+  }
+
+  async #run(workers: number): Promise<UploadManyResult[]> {
+    const { signal } = this.#stop
+    await assertWritable(this.#deps.api.orgs, this.#orgId, { signal })
+    const engine = await loadEngine()
+    await Promise.all(Array.from({ length: workers }, () => this.#worker(engine)))
+    this.#flush()
+    await Promise.all(this.#settling)
+    await this.#saver.settled()
+    signal.throwIfAborted()
+    this.#progress.phase('done')
+    return this.#results
+  }
+
+  async #worker(engine: Engine): Promise<void> {
+    while (this.#next < this.#items.length && !this.#stop.signal.aborted) {
+      const index = this.#next++
+      this.#uploading++
+      try {
+        const uploaded = await this.#send(engine, index)
+        this.#progress.count('uploaded')
+        this.#settling.push(this.#save(index, uploaded))
+      } catch (error) {
+        this.#failed(index, error)
+      } finally {
+        this.#uploading--
+        this.#flush()
+      }
+    }
+  }
+
+  async #send(engine: Engine, index: number): Promise<UploadedObject> {
+    const item = this.#items[index] as BatchItem
+    const traced = traceUpload(this.#deps.instrumentation, createProgressTracker(this.#progress.file(index)))
     const job: ObjectJob = {
       source: item.source,
       fields: item.fields,
       key: item.key,
-      transfer,
+      transfer: this.#transfer,
       stop: new AbortController(),
-      cancelled: stop.signal,
+      cancelled: this.#stop.signal,
       gate: undefined,
       progress: traced.progress,
       state: { completed: false },
     }
-    const untie = follow(stop.signal, job.stop)
+    const untie = follow(this.#stop.signal, job.stop)
     try {
-      const { prepareObject, sendObject } = await loadEngine()
-      return await traced.run(async () => sendObject(deps, job, await prepareObject(deps, job)))
+      return await traced.run(async () =>
+        engine.sendObject(this.#deps, job, await engine.prepareObject(this.#deps, job)),
+      )
     } finally {
       untie()
     }
   }
-  const results: UploadManyResult[] = new Array(items.length)
-  const failed = (index: number, error: unknown) => {
-    results[index] = { status: 'rejected', index, error }
-    files({ failed: current.files.failed + 1 })
-  }
+
   /** Joins the next material-save batch (synchronously) and settles the file once it is saved. */
-  const save = async (index: number, uploaded: UploadedObject) => {
+  async #save(index: number, uploaded: UploadedObject): Promise<void> {
     try {
-      const saved = await new Promise<SavedMaterial>((resolve, reject) => {
-        waiting.push({ material: uploaded.material, resolve, reject })
-      })
+      const saved = await this.#saver.join(uploaded.material)
       await uploaded.finish()
-      const asset: UploadedAsset = {
-        ...saved,
-        size: uploaded.material.size,
-        extension: uploaded.material.extension,
-      }
-      results[index] = { status: 'fulfilled', index, asset }
-      files({ saved: current.files.saved + 1 })
+      const { size, extension } = uploaded.material
+      this.#results[index] = { status: 'fulfilled', index, asset: { ...saved, size, extension } }
+      this.#progress.count('saved')
     } catch (error) {
-      failed(index, error)
+      this.#failed(index, error)
     }
   }
 
-  // Per-file byte counts folded into the shared view.
-  const loadedOf = new Array<number>(items.length).fill(0)
-  const totalOf = new Array<number>(items.length).fill(0)
-  const track = (index: number) => (p: { phase: UploadPhase; loaded: number; total: number | undefined }) => {
-    const loaded = current.loaded + p.loaded - (loadedOf[index] ?? 0)
-    const total = current.total + (p.total ?? 0) - (totalOf[index] ?? 0)
-    loadedOf[index] = p.loaded
-    totalOf[index] = p.total ?? 0
-    update({
-      loaded,
-      total,
-      ...(p.phase === 'uploading' && current.phase === 'credentials' ? { phase: 'uploading' } : {}),
-    })
+  #failed(index: number, error: unknown): void {
+    this.#results[index] = { status: 'rejected', index, error }
+    this.#progress.count('failed')
   }
 
-  const run = async (): Promise<UploadManyResult[]> => {
-    await assertWritable(deps.api.orgs, orgId as Id | undefined, { signal: stop.signal })
-    const settling: Promise<void>[] = []
-    // Workers move on as soon as a file is in the storage; its save settles it later.
-    const worker = async () => {
-      while (next < items.length && !stop.signal.aborted) {
-        const index = next++
-        uploading++
-        try {
-          const uploaded = await uploadObject(index, items[index] as Item)
-          files({ uploaded: current.files.uploaded + 1 })
-          settling.push(save(index, uploaded))
-        } catch (error) {
-          failed(index, error)
-        } finally {
-          uploading--
-          flush()
-        }
-      }
-    }
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency ?? deps.defaults.concurrency, items.length) }, worker),
-    )
-    flush()
-    await Promise.all(settling)
-    await Promise.all(saves)
-    stop.signal.throwIfAborted()
-    update({ phase: 'done' })
-    return results
+  #flush(): void {
+    const left = this.#next < this.#items.length && !this.#stop.signal.aborted
+    const idle = this.#uploading === 0 && !left
+    if (this.#saver.flush(idle) && this.#progress.current.phase === 'uploading')
+      this.#progress.phase('saving')
   }
-  const result = run()
-  result.catch(() => {}).finally(untie)
-
-  return {
-    get progress() {
-      return current
-    },
-    onProgress: listeners.add,
-    done: () => result,
-    async abort(reason) {
-      if (!stop.signal.aborted) stop.abort(reason ?? abortError())
-      await result.then(
-        () => {},
-        () => {},
-      )
-    },
-  }
-}
-
-/** Every item checked before anything starts: one `ServiceValidationError` listing all problems. */
-function normalize(
-  deps: UploaderDeps,
-  sources: Iterable<UploadSource | UploadManyItem>,
-  shared: Pick<AssetFields, 'folderId' | 'description' | 'tags' | 'link'>,
-): Item[] {
-  const issues: ValidationIssue[] = []
-  const items: Item[] = []
-  const sharedFields = withoutUndefined(shared)
-  let index = 0
-  for (const entry of sources) {
-    const at = `sources.${index++}`
-    const isItem = typeof entry === 'object' && entry !== null && 'source' in entry
-    if (!isItem) {
-      // A bare source has no fields to check: only its kind (the batch's fields were checked once).
-      issues.push(...refuseSource(deps.platform, entry, at))
-      items.push({ source: entry, key: undefined, fields: sharedFields })
-      continue
-    }
-    const checked = uploadManyItemSchema.safeParse(entry)
-    if (!checked.success) {
-      for (const issue of checked.error.issues)
-        issues.push({ path: [at, ...issue.path].join('.'), message: issue.message })
-      continue
-    }
-    const { source, key, ...fields } = checked.data
-    issues.push(...refuseSource(deps.platform, source, `${at}.source`))
-    items.push({ source, key, fields: { ...sharedFields, ...withoutUndefined(fields) } })
-  }
-  if (issues.length > 0) throw validationError('uploadMany sources', issues)
-  return items
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
 }

@@ -1,11 +1,11 @@
-import { type Logger, parseInput, UploadError } from '@service-sdk/core'
+import { type Id, parseInput, UploadError } from '@service-sdk/core'
 import type { Instrumentation } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
 import { sameSource } from './checkpoint.ts'
-import type { CredentialsCache } from './credentials-cache.ts'
-import { createGate } from './gate.ts'
+import { createGate, type Gate } from './gate.ts'
 import { loadEngine } from './load-engine.ts'
-import type { EngineDeps, ObjectJob, PreparedObject, UploadedObject, UploadState } from './object-upload.ts'
+import { missingAsset } from './missing-asset.ts'
+import type { EngineDeps, ObjectJob, UploadedObject } from './object-job.ts'
 import {
   type ResolvedDefaults,
   refuseSource,
@@ -13,43 +13,25 @@ import {
   uploadOptionsSchema,
   validationError,
 } from './options.ts'
-import type { UploadPlatform } from './platform.ts'
-import { createListeners, createProgressTracker, type UploadProgress } from './progress.ts'
+import type { PreparedObject } from './prepare-object.ts'
+import { createListeners, createProgressTracker, type Listeners, type UploadProgress } from './progress.ts'
+import { abortError, follow } from './signals.ts'
 import type { Upload, UploadedAsset, UploadOptions } from './types.ts'
-import { traceUpload } from './upload-trace.ts'
+import { traceUpload, type UploadTrace } from './upload-trace.ts'
 import { assertWritable } from './write-check.ts'
 
 export interface UploaderDeps extends EngineDeps {
   api: OpenApi
-  platform: UploadPlatform
-  credentials: CredentialsCache
-  logger: Logger
   defaults: ResolvedDefaults
   maxMaterialsPerSave: number
   instrumentation?: Instrumentation | undefined
 }
 
-export function abortError(): DOMException {
-  return new DOMException('The upload was aborted', 'AbortError')
-}
-
-/** Ties a caller's signal to our controller; the returned function unties it (call it when done). */
-export function follow(signal: AbortSignal | undefined, controller: AbortController): () => void {
-  if (!signal) return () => {}
-  if (signal.aborted) {
-    controller.abort(signal.reason)
-    return () => {}
-  }
-  const onAbort = () => controller.abort(signal.reason)
-  signal.addEventListener('abort', onAbort, { once: true })
-  return () => signal.removeEventListener('abort', onAbort)
-}
-
 /**
- * `open.upload()`: interface §4 as one call. The options are checked at once (a
- * `ServiceValidationError` is thrown here); then, in order: the source is opened, the write rule
- * checked, credentials obtained, the object sent, material-save called. `retry()` runs the steps
- * again from where the failed attempt stopped.
+ * `open.upload()`: the upload of docs/service/uploads.md as one call. The options are checked at
+ * once (a `ServiceValidationError` is thrown here); then, in order: the source is opened, the
+ * write rule checked, credentials obtained, the object sent, material-save called. `retry()`
+ * runs the steps again from where the failed attempt stopped.
  */
 export function startUpload(deps: UploaderDeps, source: unknown, options: UploadOptions = {}): Upload {
   const parsed = parseInput(uploadOptionsSchema, options, 'upload options')
@@ -57,115 +39,150 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
   if (refused.length > 0) throw validationError('upload source', refused)
   const { orgId, key, onProgress, signal, partSize, parallel, retry, timeoutMs, checkpoint, ...rest } = parsed
   const { keepPartsOnFailure, ...fields } = rest
-
-  const cancel = new AbortController()
   const listeners = createListeners(
     onProgress as ((progress: UploadProgress) => void) | undefined,
     deps.logger,
   )
-  const traced = traceUpload(deps.instrumentation, createProgressTracker(listeners.emit, deps.logger))
-  const progress = traced.progress
-  const state: UploadState = { completed: false }
+  const cancel = new AbortController()
+  const trace = traceUpload(deps.instrumentation, createProgressTracker(listeners.emit))
+  const progress = trace.progress
+  const settings = { partSize, parallel, retry, timeoutMs, checkpoint, keepPartsOnFailure }
   const job: ObjectJob = {
     source,
     fields,
     key,
-    transfer: transferSettings(
-      { partSize, parallel, retry, timeoutMs, checkpoint, keepPartsOnFailure },
-      deps.defaults,
-      deps.platform,
-    ),
+    transfer: transferSettings(settings, deps.defaults, deps.platform),
     stop: new AbortController(),
     cancelled: cancel.signal,
     gate: createGate((paused) => progress.paused(paused)),
     progress,
-    state,
+    state: { completed: false },
   }
-  const untie = follow(signal, cancel)
-  let prepared: PreparedObject | undefined
-  let uploaded: UploadedObject | undefined
+  return new UploadRun({ deps, job, orgId, cancel, signal, listeners, trace })
+}
 
-  const attempt = async (): Promise<UploadedAsset> => {
-    job.stop = new AbortController()
-    const untieAttempt = follow(cancel.signal, job.stop)
-    try {
-      prepared = await reprepare(deps, job, prepared)
-      job.stop.signal.throwIfAborted()
-      await assertWritable(deps.api.orgs, orgId, { signal: job.stop.signal })
-      uploaded ??= await (await loadEngine()).sendObject(deps, job, prepared)
-      progress.phase('saving')
-      const [saved] = await deps.api.materials.save(
-        orgId === undefined ? { materials: [uploaded.material] } : { orgId, materials: [uploaded.material] },
-        { signal: job.stop.signal },
-      )
-      if (!saved) throw new Error('material-save answered without the saved asset')
-      await uploaded.finish()
-      progress.phase('done')
-      return { ...saved, size: uploaded.material.size, extension: uploaded.material.extension }
-    } finally {
-      untieAttempt()
-    }
+/**
+ * A running upload: the handle `open.upload()` returns. Each attempt (the first, each `retry()`)
+ * runs `#attempt` under a controller of its own; what outlives an attempt is in `job.state`, the
+ * opened source and, once the object is stored, `#uploaded` (a retry then only saves).
+ */
+class UploadRun implements Upload {
+  readonly #deps: UploaderDeps
+  readonly #job: ObjectJob
+  readonly #gate: Gate
+  readonly #orgId: Id | undefined
+  readonly #cancel: AbortController
+  readonly #listeners: Listeners<UploadProgress>
+  readonly #trace: UploadTrace
+  readonly #untie: () => void
+  #prepared: PreparedObject | undefined
+  #uploaded: UploadedObject | undefined
+  #settled: 'running' | 'done' | 'failed' = 'running'
+  #result: Promise<UploadedAsset>
+  /** An abort (`abort()`, or the caller's signal) also discards what a failed attempt kept. */
+  #discarding: Promise<void> = Promise.resolve()
+
+  constructor(init: {
+    deps: UploaderDeps
+    job: ObjectJob
+    orgId: Id | undefined
+    cancel: AbortController
+    signal: AbortSignal | undefined
+    listeners: Listeners<UploadProgress>
+    trace: UploadTrace
+  }) {
+    this.#deps = init.deps
+    this.#job = init.job
+    this.#gate = init.job.gate as Gate
+    this.#orgId = init.orgId
+    this.#cancel = init.cancel
+    this.#listeners = init.listeners
+    this.#trace = init.trace
+    this.#untie = follow(init.signal, init.cancel)
+    this.#result = this.#begin()
+    init.cancel.signal.addEventListener('abort', () => this.#onCancel(), { once: true })
   }
-  let settled: 'running' | 'done' | 'failed' = 'running'
-  const begin = () => {
-    settled = 'running'
-    const run = traced.run(attempt)
+
+  get key(): string | undefined {
+    return this.#job.state.key
+  }
+  get uploadId(): string | undefined {
+    return this.#job.state.uploadId
+  }
+  get progress(): UploadProgress {
+    return this.#job.progress.current
+  }
+  // Arrow properties: the handle's methods work detached (`const { done } = upload`).
+  readonly onProgress = (listener: (progress: UploadProgress) => void): (() => void) =>
+    this.#listeners.add(listener)
+  readonly done = (): Promise<UploadedAsset> => this.#result
+  readonly pause = (): Promise<void> => this.#gate.pause()
+  readonly resume = (): void => this.#gate.resume()
+
+  readonly retry = (): Promise<UploadedAsset> => {
+    if (this.#settled !== 'failed' || this.#cancel.signal.aborted) return this.#result
+    if (this.#prepared?.source.kind === 'sequential' && !this.#uploaded) {
+      this.#result = Promise.reject(streamConsumed())
+      this.#result.catch(() => {})
+      return this.#result
+    }
+    this.#result = this.#begin()
+    return this.#result
+  }
+
+  readonly abort = async (reason?: unknown): Promise<void> => {
+    if (!this.#cancel.signal.aborted) this.#cancel.abort(reason ?? abortError())
+    await this.#discarding
+  }
+
+  #begin(): Promise<UploadedAsset> {
+    this.#settled = 'running'
+    const run = this.#trace.run(() => this.#attempt())
     run.then(
       () => {
-        settled = 'done'
-        untie()
+        this.#settled = 'done'
+        this.#untie()
       },
       () => {
-        settled = 'failed'
+        this.#settled = 'failed'
       },
     )
     // Observed through done(); a caller that never asks must not crash the process.
     run.catch(() => {})
     return run
   }
-  let result = begin()
-  // An abort (abort(), or the caller's signal) also discards what a failed attempt kept.
-  let discarding: Promise<void> = Promise.resolve()
-  cancel.signal.addEventListener(
-    'abort',
-    () => {
-      discarding = result.then(
-        () => {},
-        () => state.discard?.(),
-      )
-      untie()
-    },
-    { once: true },
-  )
 
-  return {
-    get key() {
-      return state.key
-    },
-    get uploadId() {
-      return state.uploadId
-    },
-    get progress() {
-      return progress.current
-    },
-    onProgress: listeners.add,
-    done: () => result,
-    pause: () => (job.gate as NonNullable<typeof job.gate>).pause(),
-    resume: () => job.gate?.resume(),
-    retry() {
-      if (settled !== 'failed' || cancel.signal.aborted) return result
-      if (prepared?.source.kind === 'sequential' && !uploaded) {
-        result = Promise.reject(streamConsumed())
-        result.catch(() => {})
-        return result
-      }
-      result = begin()
-      return result
-    },
-    async abort(reason) {
-      if (!cancel.signal.aborted) cancel.abort(reason ?? abortError())
-      await discarding
-    },
+  #onCancel(): void {
+    const state = this.#job.state
+    this.#discarding = this.#result.then(
+      () => {},
+      () => state.discard?.(),
+    )
+    this.#untie()
+  }
+
+  async #attempt(): Promise<UploadedAsset> {
+    const job = this.#job
+    job.stop = new AbortController()
+    const untieAttempt = follow(this.#cancel.signal, job.stop)
+    const options = { signal: job.stop.signal }
+    try {
+      this.#prepared = await reprepare(this.#deps, job, this.#prepared)
+      job.stop.signal.throwIfAborted()
+      await assertWritable(this.#deps.api.orgs, this.#orgId, options)
+      this.#uploaded ??= await (await loadEngine()).sendObject(this.#deps, job, this.#prepared)
+      job.progress.phase('saving')
+      const { material } = this.#uploaded
+      const orgId = this.#orgId
+      const input = orgId === undefined ? { materials: [material] } : { orgId, materials: [material] }
+      const [saved] = await this.#deps.api.materials.save(input, options)
+      if (!saved) throw missingAsset(material.key)
+      await this.#uploaded.finish()
+      job.progress.phase('done')
+      return { ...saved, size: material.size, extension: material.extension }
+    } finally {
+      untieAttempt()
+    }
   }
 }
 

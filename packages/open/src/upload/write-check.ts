@@ -3,9 +3,9 @@ import { orgIdForSave } from '../org-id.ts'
 import { canWrite } from '../write-rule.ts'
 
 /**
- * The write rule (interface §2.4), checked before a single byte is sent: material-save would
- * refuse the asset anyway, after the whole file had gone up. The personal space (no orgId, or the
- * selector's 1) is always writable.
+ * The write rule (`canWrite`, on org-info's answer: see docs/service/uploads.md), checked before a
+ * single byte is sent: material-save would refuse the asset anyway, after the whole file had gone
+ * up. The personal space (no orgId, or the selector's 1) is always writable.
  */
 export async function assertWritable(
   orgs: (call?: CallOptions) => Promise<OrgSpace[]>,

@@ -1,90 +1,124 @@
 import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
-import { type HttpOptions, partNumberOf } from '../platform.ts'
+import { partNumberOf } from '../platform.ts'
 
 // Headers a page may not set (the browser sets or refuses them); ali-oss adds some (Host for IP endpoints).
 const FORBIDDEN =
   /^(accept-charset|accept-encoding|access-control-request-.*|connection|content-length|cookie2?|date|dnt|expect|host|keep-alive|origin|referer|te|trailer|transfer-encoding|upgrade|user-agent|via|proxy-.*|sec-.*)$/i
 
 /**
- * ali-oss's HTTP layer on XMLHttpRequest, for one upload: XHR is what reports upload progress
- * (fetch does not), a Blob body is sent from disk without being read into memory, `signal`
- * cuts the upload's object-byte requests, and `timeoutMs` is an idle timeout reset by each progress event.
+ * ali-oss's HTTP layer on XMLHttpRequest, shared by a client's uploads; each request follows its
+ * upload's context (`params.ctx`). XHR is what reports upload progress (fetch does not), a Blob
+ * body is sent from disk without being read into memory, `signal` cuts the upload's object-byte
+ * requests, and `timeoutMs` is an idle timeout reset by each progress event.
  */
-export function createXhrHttp(options: HttpOptions): OssHttp {
+export function createXhrHttp(): OssHttp {
   return {
-    request(url: string, params: OssHttpRequest): Promise<OssHttpResponse> {
-      return new Promise((resolve, reject) => {
-        const started = Date.now()
+    request: (url, params) =>
+      new Promise((resolve, reject) => {
         const xhr = new XMLHttpRequest()
-        let settled = false
-        let idle: ReturnType<typeof setTimeout> | undefined
-        const settle = () => {
-          settled = true
-          clearTimeout(idle)
-          options.signal.removeEventListener('abort', onAbort)
+        const pending: Pending = {
+          url,
+          xhr,
+          params,
+          started: Date.now(),
+          settled: false,
+          idle: undefined,
+          onAbort: () => fail(pending, 'AbortError', -1, 'aborted'),
+          resolve,
+          reject,
         }
-        const fail = (name: string, status: -1 | -2, message: string) => {
-          if (settled) return
-          settle()
-          reject(Object.assign(new Error(message), { name, status }))
-          xhr.abort()
-        }
-        const arm = () => {
-          clearTimeout(idle)
-          idle = setTimeout(
-            () => fail('ConnectionTimeoutError', -2, `no progress for ${options.timeoutMs} ms`),
-            options.timeoutMs,
-          )
-        }
-        const onAbort = () => fail('AbortError', -1, 'aborted')
-        // Only object bytes (PUT) are cut by an abort: see HttpOptions.signal.
-        if (params.method === 'PUT') {
-          if (options.signal.aborted) return onAbort()
-          options.signal.addEventListener('abort', onAbort, { once: true })
-        }
-
-        xhr.open(params.method, url)
-        for (const [name, value] of Object.entries(params.headers)) {
-          if (!FORBIDDEN.test(name)) xhr.setRequestHeader(name, String(value))
-        }
-        // Only PUT bodies are object bytes (PutObject, UploadPart).
-        if (params.method === 'PUT') {
-          const part = partNumberOf(new URL(url))
-          let sent = 0
-          xhr.upload.onprogress = (event) => {
-            arm()
-            const bytes = event.loaded - sent
-            sent = event.loaded
-            if (bytes > 0) options.onBodyBytes(part, bytes)
-          }
-        }
-        xhr.onprogress = arm
-        xhr.onerror = () =>
-          fail('ConnectionError', -1, 'the request failed (network error, or refused by CORS)')
-        xhr.onload = () => {
-          if (settled) return
-          settle()
-          const headers = parseHeaders(xhr.getAllResponseHeaders())
-          const data = xhr.responseText
-          resolve({
-            status: xhr.status,
-            headers,
-            data,
-            res: {
-              status: xhr.status,
-              statusCode: xhr.status,
-              headers,
-              size: data.length,
-              rt: Date.now() - started,
-              requestUrls: [url],
-            },
-          })
-        }
-        arm()
-        xhr.send((params.content as XMLHttpRequestBodyInit | undefined) ?? null)
-      })
-    },
+        send(pending)
+      }),
   }
+}
+
+/** One request's state, settled once. */
+interface Pending {
+  url: string
+  xhr: XMLHttpRequest
+  params: OssHttpRequest
+  started: number
+  settled: boolean
+  idle: ReturnType<typeof setTimeout> | undefined
+  /** The listener on the upload's signal (PUT only), removed once settled. */
+  onAbort: () => void
+  resolve(response: OssHttpResponse): void
+  reject(error: unknown): void
+}
+
+function settle(pending: Pending): void {
+  pending.settled = true
+  clearTimeout(pending.idle)
+  // Only a PUT listens (a control request's signal may be a deep copy: see OssHttpRequest.ctx).
+  if (pending.params.method === 'PUT') pending.params.ctx.signal.removeEventListener('abort', pending.onAbort)
+}
+
+/** Rejects the way ali-oss knows "no answer": `status` -1 (network) or -2 (timeout). */
+function fail(pending: Pending, name: string, status: -1 | -2, message: string): void {
+  if (pending.settled) return
+  settle(pending)
+  pending.reject(Object.assign(new Error(message), { name, status }))
+  pending.xhr.abort()
+}
+
+/** (Re)starts the idle timeout. */
+function arm(pending: Pending): void {
+  const { timeoutMs } = pending.params.ctx
+  clearTimeout(pending.idle)
+  pending.idle = setTimeout(
+    () => fail(pending, 'ConnectionTimeoutError', -2, `no progress for ${timeoutMs} ms`),
+    timeoutMs,
+  )
+}
+
+function send(pending: Pending): void {
+  const { xhr, params, url } = pending
+  const { signal, onBodyBytes } = params.ctx
+  // Only object bytes (PUT) are cut by an abort: see RequestContext.signal.
+  if (params.method === 'PUT') {
+    if (signal.aborted) {
+      fail(pending, 'AbortError', -1, 'aborted')
+      return
+    }
+    signal.addEventListener('abort', pending.onAbort, { once: true })
+  }
+  xhr.open(params.method, url)
+  for (const [name, value] of Object.entries(params.headers)) {
+    if (!FORBIDDEN.test(name)) xhr.setRequestHeader(name, String(value))
+  }
+  // Only PUT bodies are object bytes (PutObject, UploadPart).
+  if (params.method === 'PUT') {
+    const part = partNumberOf(new URL(url))
+    let sent = 0
+    xhr.upload.onprogress = (event) => {
+      arm(pending)
+      const bytes = event.loaded - sent
+      sent = event.loaded
+      if (bytes > 0) onBodyBytes(part, bytes)
+    }
+  }
+  xhr.onprogress = () => arm(pending)
+  xhr.onerror = () =>
+    fail(pending, 'ConnectionError', -1, 'the request failed (network error, or refused by CORS)')
+  xhr.onload = () => answer(pending)
+  arm(pending)
+  xhr.send((params.content as XMLHttpRequestBodyInit | undefined) ?? null)
+}
+
+function answer(pending: Pending): void {
+  if (pending.settled) return
+  settle(pending)
+  const { xhr } = pending
+  const headers = parseHeaders(xhr.getAllResponseHeaders())
+  const data = xhr.responseText
+  const status = xhr.status
+  const rt = Date.now() - pending.started
+  pending.resolve({
+    status,
+    headers,
+    data,
+    res: { status, statusCode: status, headers, size: data.length, rt, requestUrls: [pending.url] },
+  })
 }
 
 function parseHeaders(raw: string): Record<string, string> {

@@ -8,7 +8,7 @@ export function createPlatform(): UploadPlatform {
   return {
     refuse: refuseBrowserSource,
     prepare: prepareBrowserSource,
-    http: createXhrHttp,
+    http: createXhrHttp(),
     checkpointDirectory() {
       throw new ServiceValidationError('upload options', [
         {
@@ -18,6 +18,5 @@ export function createPlatform(): UploadPlatform {
         },
       ])
     },
-    dispose() {},
   }
 }

@@ -2,7 +2,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
 import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
-import { type HttpOptions, partNumberOf } from '../platform.ts'
+import { partNumberOf } from '../platform.ts'
 import { type BytesBody, isBytesBody, sendBytes } from './bytes-body.ts'
 import {
   type BufferPool,
@@ -24,117 +24,126 @@ export interface NodeAgents {
   http: http.Agent
   https: https.Agent
   buffers: BufferPool
-  destroy(): void
 }
 
 export function createAgents(): NodeAgents {
-  const agents = {
+  return {
     http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
     https: new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
-  }
-  return {
-    ...agents,
     buffers: createBufferPool(READ_BUFFER, KEEP_BUFFERS),
-    destroy() {
-      agents.http.destroy()
-      agents.https.destroy()
-    },
   }
 }
 
 /**
- * ali-oss's HTTP layer on node:http, for one upload: `signal` cuts the upload's object-byte
- * requests (and only those), request bodies are counted as they are consumed, and `timeoutMs` is an idle
- * timeout (no byte in either direction for that long), so a large part on a slow link is fine.
+ * ali-oss's HTTP layer on node:http, shared by a client's uploads. Each request follows its
+ * upload's context (`params.ctx`): `signal` cuts the upload's object-byte requests (and only
+ * those), request bodies are counted as they are consumed, and `timeoutMs` is an idle timeout (no
+ * byte in either direction for that long), so a large part on a slow link is fine.
  */
-export function createNodeHttp(agents: NodeAgents, options: HttpOptions): OssHttp {
+export function createNodeHttp(agents: NodeAgents): OssHttp {
   return {
-    request(url: string, params: OssHttpRequest): Promise<OssHttpResponse> {
-      return new Promise((resolve, reject) => {
-        const started = Date.now()
-        const target = new URL(url)
-        const secure = target.protocol === 'https:'
-        let settled = false
-        let timedOut = false
-        const fail = (name: string, status: -1 | -2, message: string) => {
-          if (settled) return
-          settled = true
-          reject(Object.assign(new Error(message), { name, status }))
-        }
-        // Only object bytes (PUT) are cut by an abort: see HttpOptions.signal.
-        const cut = params.method === 'PUT'
-        if (cut && options.signal.aborted) return fail('AbortError', -1, 'aborted')
-
-        const req = (secure ? https : http).request(target, {
-          method: params.method,
-          headers: params.headers,
-          agent: secure ? agents.https : agents.http,
-          ...(cut ? { signal: options.signal } : {}),
-        })
-        req.setTimeout(options.timeoutMs, () => {
-          timedOut = true
-          req.destroy()
-        })
-        req.on('error', (error) => {
-          if (timedOut) fail('ConnectionTimeoutError', -2, `no progress for ${options.timeoutMs} ms`)
-          else if (cut && options.signal.aborted) fail('AbortError', -1, 'aborted')
-          else fail('ConnectionError', -1, error.message)
-        })
-        req.on('response', (res) => {
-          const chunks: Buffer[] = []
-          let size = 0
-          res.on('data', (chunk: Buffer) => {
-            chunks.push(chunk)
-            size += chunk.length
-          })
-          res.on('error', (error) => fail('ResponseError', -1, error.message))
-          res.on('aborted', () => fail('ResponseError', -1, 'the response was cut short'))
-          res.on('end', () => {
-            if (settled) return
-            settled = true
-            const data = Buffer.concat(chunks, size)
-            const status = res.statusCode ?? 0
-            resolve({
-              status,
-              headers: res.headers,
-              data,
-              res: {
-                status,
-                statusCode: status,
-                headers: res.headers,
-                size,
-                rt: Date.now() - started,
-                requestUrls: [url],
-              },
-            })
-          })
-        })
-
-        const body = params.stream as Readable | FileRange | BytesBody | undefined
-        if (body === undefined) {
-          req.end(params.content as string | Uint8Array | undefined)
-          return
-        }
-        // Only PUT bodies are object bytes (PutObject, UploadPart).
-        const part = params.method === 'PUT' ? partNumberOf(target) : undefined
-        const count = (n: number) => {
-          if (part !== undefined) options.onBodyBytes(part, n)
-        }
-        if (isFileRange(body)) {
-          sendFileRange(req, body, agents.buffers, count).catch((error: unknown) =>
-            req.destroy(error as Error),
-          )
-          return
-        }
-        if (isBytesBody(body)) return sendBytes(req, body, count)
-        const stages: Array<Readable | Transform> = [body]
-        if (part !== undefined) stages.push(counter((n) => options.onBodyBytes(part, n)))
-        pipeline([...stages, req], (error) => {
-          if (error) req.destroy(error)
-        })
-      })
-    },
+    request: (url, params) =>
+      new Promise((resolve, reject) => {
+        send(agents, params, { url, started: Date.now(), settled: false, resolve, reject })
+      }),
   }
+}
+
+/** One request's promise, settled once. */
+interface Pending {
+  url: string
+  started: number
+  settled: boolean
+  resolve(response: OssHttpResponse): void
+  reject(error: unknown): void
+}
+
+/** Rejects the way ali-oss knows "no answer": `status` -1 (network) or -2 (timeout). */
+function fail(pending: Pending, name: string, status: -1 | -2, message: string): void {
+  if (pending.settled) return
+  pending.settled = true
+  pending.reject(Object.assign(new Error(message), { name, status }))
+}
+
+function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): void {
+  const options = params.ctx
+  const target = new URL(pending.url)
+  const secure = target.protocol === 'https:'
+  // Only object bytes (PUT) are cut by an abort: see RequestContext.signal.
+  const cut = params.method === 'PUT'
+  if (cut && options.signal.aborted) {
+    fail(pending, 'AbortError', -1, 'aborted')
+    return
+  }
+  let timedOut = false
+  const req = (secure ? https : http).request(target, {
+    method: params.method,
+    headers: params.headers,
+    agent: secure ? agents.https : agents.http,
+    ...(cut ? { signal: options.signal } : {}),
+  })
+  req.setTimeout(options.timeoutMs, () => {
+    timedOut = true
+    req.destroy()
+  })
+  req.on('error', (error) => {
+    if (timedOut) fail(pending, 'ConnectionTimeoutError', -2, `no progress for ${options.timeoutMs} ms`)
+    else if (cut && options.signal.aborted) fail(pending, 'AbortError', -1, 'aborted')
+    else fail(pending, 'ConnectionError', -1, error.message)
+  })
+  req.on('response', (res) => collect(res, pending))
+  writeBody(req, params, target, agents)
+}
+
+/** Reads the whole answer (OSS's answers to uploads are small XML documents, or nothing). */
+function collect(res: http.IncomingMessage, pending: Pending): void {
+  const chunks: Buffer[] = []
+  let size = 0
+  res.on('data', (chunk: Buffer) => {
+    chunks.push(chunk)
+    size += chunk.length
+  })
+  res.on('error', (error) => fail(pending, 'ResponseError', -1, error.message))
+  res.on('aborted', () => fail(pending, 'ResponseError', -1, 'the response was cut short'))
+  res.on('end', () => {
+    if (pending.settled) return
+    pending.settled = true
+    const status = res.statusCode ?? 0
+    const rt = Date.now() - pending.started
+    pending.resolve({
+      status,
+      headers: res.headers,
+      data: Buffer.concat(chunks, size),
+      res: { status, statusCode: status, headers: res.headers, size, rt, requestUrls: [pending.url] },
+    })
+  })
+}
+
+/** Sends the body and ends the request; only PUT bodies are object bytes (PutObject, UploadPart). */
+function writeBody(req: http.ClientRequest, params: OssHttpRequest, target: URL, agents: NodeAgents): void {
+  const body = params.stream as Readable | FileRange | BytesBody | undefined
+  if (body === undefined) {
+    req.end(params.content as string | Uint8Array | undefined)
+    return
+  }
+  const { onBodyBytes } = params.ctx
+  const part = params.method === 'PUT' ? partNumberOf(target) : undefined
+  const count = (n: number) => {
+    if (part !== undefined) onBodyBytes(part, n)
+  }
+  if (isFileRange(body)) {
+    sendFileRange(req, body, agents.buffers, count).catch((error: unknown) => req.destroy(error as Error))
+    return
+  }
+  if (isBytesBody(body)) {
+    sendBytes(req, body, count)
+    return
+  }
+  const stages: Array<Readable | Transform> = [body]
+  if (part !== undefined) stages.push(counter(count))
+  pipeline([...stages, req], (error) => {
+    if (error) req.destroy(error)
+  })
 }
 
 function counter(onBytes: (n: number) => void): Transform {

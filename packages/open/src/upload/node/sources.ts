@@ -11,6 +11,7 @@ import {
   type RandomAccessSource,
   type SequentialSource,
 } from '../platform.ts'
+import { sourceError } from '../source-error.ts'
 import { bytesBody } from './bytes-body.ts'
 import { fileRange } from './file-range.ts'
 
@@ -81,8 +82,16 @@ async function fileSource(path: string): Promise<RandomAccessSource> {
   }
 }
 
-/** The CRC-64 of bytes [start, end) of a file, read 1 MiB at a time. */
+/** The CRC-64 of bytes [start, end) of a file, read 1 MiB at a time; a failure is the source's. */
 async function fileChecksum(path: string, start: number, end: number): Promise<bigint> {
+  try {
+    return await readChecksum(path, start, end)
+  } catch (error) {
+    throw sourceError(error)
+  }
+}
+
+async function readChecksum(path: string, start: number, end: number): Promise<bigint> {
   const handle = await open(path, 'r')
   try {
     const crc = createCrc64()

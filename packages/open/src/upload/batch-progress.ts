@@ -1,0 +1,57 @@
+import type { Logger } from '@service-sdk/core'
+import { createListeners, type Listeners, type UploadPhase, type UploadProgress } from './progress.ts'
+import type { UploadManyProgress } from './types.ts'
+
+/** One progress view for a batch: the sum of every file's bytes, and the files' counts. */
+export class BatchProgress {
+  readonly listeners: Listeners<UploadManyProgress>
+  #current: UploadManyProgress
+  /** Each file's last reported bytes, so that a file's new figure replaces its old one. */
+  readonly #loadedOf: number[]
+  readonly #totalOf: number[]
+
+  constructor(files: number, first: ((progress: UploadManyProgress) => void) | undefined, logger: Logger) {
+    this.listeners = createListeners(first, logger)
+    this.#current = {
+      phase: 'credentials',
+      loaded: 0,
+      total: 0,
+      files: { total: files, uploaded: 0, saved: 0, failed: 0 },
+    }
+    this.#loadedOf = new Array<number>(files).fill(0)
+    this.#totalOf = new Array<number>(files).fill(0)
+  }
+
+  get current(): UploadManyProgress {
+    return this.#current
+  }
+
+  update(change: Partial<UploadManyProgress>): void {
+    this.#current = { ...this.#current, ...change }
+    this.listeners.emit(this.#current)
+  }
+
+  /** One more file uploaded, saved or failed. */
+  count(which: 'uploaded' | 'saved' | 'failed'): void {
+    const files = this.#current.files
+    this.update({ files: { ...files, [which]: files[which] + 1 } })
+  }
+
+  /** What file `index`'s own tracker emits to: its figures folded into the batch's. */
+  file(index: number): (progress: UploadProgress) => void {
+    return (p) => {
+      const current = this.#current
+      const loaded = current.loaded + p.loaded - (this.#loadedOf[index] ?? 0)
+      const total = current.total + (p.total ?? 0) - (this.#totalOf[index] ?? 0)
+      this.#loadedOf[index] = p.loaded
+      this.#totalOf[index] = p.total ?? 0
+      const starts: Partial<UploadManyProgress> =
+        p.phase === 'uploading' && current.phase === 'credentials' ? { phase: 'uploading' } : {}
+      this.update({ loaded, total, ...starts })
+    }
+  }
+
+  phase(phase: UploadPhase): void {
+    this.update({ phase })
+  }
+}

@@ -1,0 +1,52 @@
+import type { Logger, MaterialInput } from '@service-sdk/core'
+import type { UploadCheckpoint } from './checkpoint.ts'
+import type { CredentialsCache } from './credentials-cache.ts'
+import type { Gate } from './gate.ts'
+import type { AssetFields, TransferSettings } from './options.ts'
+import type { UploadPlatform } from './platform.ts'
+import type { ProgressTracker } from './progress.ts'
+
+/** What the engine needs from the client: the platform, the shared credentials, the logger. */
+export interface EngineDeps {
+  platform: UploadPlatform
+  credentials: CredentialsCache
+  logger: Logger
+}
+
+/** Where a multipart upload stands, kept in memory for `retry()` (a checkpoint without the source). */
+export type ResumePoint = Omit<UploadCheckpoint, 'version' | 'source'>
+
+/** What the handle shows, what a retry continues from, and what the cleanup needs. */
+export interface UploadState {
+  key?: string
+  uploadId?: string | undefined
+  /** The object is complete in the storage. */
+  completed: boolean
+  /** The latest state of the object upload, for a retry in this process. */
+  point?: ResumePoint | undefined
+  /** After a failure that kept its parts: abort the multipart upload and remove the checkpoint. */
+  discard?: (() => Promise<void>) | undefined
+}
+
+/** One object to send: what the handle (`upload()`, or a file of `uploadMany()`) hands the engine. */
+export interface ObjectJob {
+  source: unknown
+  fields: AssetFields
+  /** Key below the credentials' directory, when the caller chose one. */
+  key: string | undefined
+  transfer: TransferSettings
+  /** This attempt's controller: a failure or an abort stops every request of it. */
+  stop: AbortController
+  /** The caller's abort (`abort()`, `signal`): a failure after it keeps nothing. */
+  cancelled: AbortSignal
+  gate: Gate | undefined
+  progress: ProgressTracker
+  state: UploadState
+}
+
+/** An object complete in the storage, and the material that registers it. */
+export interface UploadedObject {
+  material: MaterialInput
+  /** Forget the checkpoint: call once the asset is saved. */
+  finish(): Promise<void>
+}

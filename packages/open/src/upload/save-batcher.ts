@@ -1,0 +1,69 @@
+import type { Id, MaterialInput, SavedMaterial } from '@service-sdk/core'
+import type { OpenApi } from '../api.ts'
+import { missingAsset } from './missing-asset.ts'
+
+interface Waiting {
+  material: MaterialInput
+  resolve(saved: SavedMaterial): void
+  reject(error: unknown): void
+}
+
+/**
+ * material-save in batches of `size`: a material joins the next batch and is settled when that
+ * batch is saved. A batch goes out when full, or when the caller says no file is left to join it.
+ */
+export class SaveBatcher {
+  readonly #api: OpenApi
+  readonly #orgId: Id | undefined
+  readonly #size: number
+  readonly #signal: AbortSignal
+  readonly #waiting: Waiting[] = []
+  readonly #saves: Promise<void>[] = []
+
+  constructor(init: { api: OpenApi; orgId: Id | undefined; size: number; signal: AbortSignal }) {
+    this.#api = init.api
+    this.#orgId = init.orgId
+    this.#size = init.size
+    this.#signal = init.signal
+  }
+
+  /** Joins the next batch (synchronously); resolves with the saved asset. */
+  join(material: MaterialInput): Promise<SavedMaterial> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ material, resolve, reject })
+    })
+  }
+
+  /** Sends every full batch, and with `idle` (nothing left to join) the rest; true when it did send the last. */
+  flush(idle: boolean): boolean {
+    let last = false
+    while (this.#waiting.length >= this.#size || (idle && this.#waiting.length > 0)) {
+      const batch = this.#waiting.splice(0, this.#size)
+      if (idle && this.#waiting.length === 0) last = true
+      this.#saves.push(this.#save(batch))
+    }
+    return last
+  }
+
+  /** Resolves once every batch sent so far is answered. */
+  async settled(): Promise<void> {
+    await Promise.all(this.#saves)
+  }
+
+  async #save(batch: Waiting[]): Promise<void> {
+    try {
+      const materials = batch.map((b) => b.material)
+      const orgId = this.#orgId
+      const input = orgId === undefined ? { materials } : { orgId, materials }
+      const saved = await this.#api.materials.save(input, { signal: this.#signal })
+      const byKey = new Map(saved.map((s) => [s.key, s]))
+      batch.forEach((b, i) => {
+        const asset = byKey.get(b.material.key) ?? saved[i]
+        if (asset) b.resolve(asset)
+        else b.reject(missingAsset(b.material.key))
+      })
+    } catch (error) {
+      for (const b of batch) b.reject(error)
+    }
+  }
+}
