@@ -4,7 +4,7 @@ import type { FolderNode, SpaceView } from './spaces.ts'
 /** `upload`: flow 1, the page uploads the files it is sent. `choose`: flow 2 (`file=empty`). */
 export type SelectorFlow = 'upload' | 'choose'
 
-/** The message families of interface §6.1 the page posts. */
+/** The message families the page posts (docs/service-behaviour.md, "The selector page"). */
 export type SelectorFamily = 'choiceModal' | 'selector'
 
 /** The `selectorFamily` quirk as the families to post: anything but one family means both. */

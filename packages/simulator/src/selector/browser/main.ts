@@ -40,7 +40,8 @@ document.addEventListener('keydown', (event) => {
 })
 addEventListener('pagehide', () => post(state, 'unMounted'))
 
-if (!state.host) say(state, 'Not embedded: this page posts its messages to an embedding page. Select a folder.')
+if (!state.host)
+  say(state, 'Not embedded: this page posts its messages to an embedding page. Select a folder.')
 if (state.flow === 'upload') post(state, 'init')
 // Last: the host answers at once, and everything above is ready for it.
 post(state, 'loaded')

@@ -1,4 +1,4 @@
-import { parseFamilies, type MessageFamily } from './messages.ts'
+import { type MessageFamily, parseFamilies } from './messages.ts'
 
 /** Where the page is in its one run: choosing a folder, uploading into it, or finished. */
 export type Phase = 'choosing' | 'uploading' | 'done'
