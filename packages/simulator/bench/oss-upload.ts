@@ -26,7 +26,7 @@ import { createOssApp } from '../src/oss/app.ts'
 import { directoryObjectStore } from '../src/oss/directory-store.ts'
 import { memoryObjectStore } from '../src/oss/memory-store.ts'
 import type { ObjectStore } from '../src/oss/store.ts'
-import { aliOss } from '../src/oss/testing/ali-oss.ts'
+import { aliOss } from '../test/support/ali-oss.ts'
 
 const { values } = parseArgs({
   options: {

@@ -10,7 +10,7 @@ import { directoryObjectStore } from './directory-store.ts'
 import { memoryObjectStore } from './memory-store.ts'
 import { parseQuery } from './request.ts'
 import { signatureV1, stringToSignV1 } from './sign-v1.ts'
-import { startOss } from './testing/serve.ts'
+import { startOss } from '../../test/support/oss-server.ts'
 
 const BUCKET = 'sim-bucket'
 const HOST = `${BUCKET}.oss-cn-hangzhou.aliyuncs.com`

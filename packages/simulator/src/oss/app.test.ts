@@ -15,8 +15,8 @@ import {
   aliOss,
   recordingUrllib,
   rejection,
-} from './testing/ali-oss.ts'
-import { type RunningOss, startOss } from './testing/serve.ts'
+} from '../../test/support/ali-oss.ts'
+import { type RunningOss, startOss } from '../../test/support/oss-server.ts'
 
 const BUCKET = 'sim-bucket'
 const DIR = 'uploads/u-1/'

@@ -8,8 +8,8 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { directoryObjectStore } from './directory-store.ts'
-import { aliOss } from './testing/ali-oss.ts'
-import { type RunningOss, startOss } from './testing/serve.ts'
+import { aliOss } from '../../test/support/ali-oss.ts'
+import { type RunningOss, startOss } from '../../test/support/oss-server.ts'
 
 const MiB = 1024 * 1024
 const SIZE = 256 * MiB

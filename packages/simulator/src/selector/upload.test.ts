@@ -10,7 +10,7 @@ import type { SavedMaterial } from '../open/materials.ts'
 import { memoryObjectStore } from '../oss/index.ts'
 import { defaultSeed } from '../seed.ts'
 import { BUCKET, createState } from '../state.ts'
-import { startReceiver, type TestReceiver } from '../webhooks/test-receiver.ts'
+import { startReceiver, type TestReceiver } from '../../test/support/receiver.ts'
 import { selectorRoutes } from './routes.ts'
 
 const ORIGIN = 'http://sim.test'

@@ -14,7 +14,7 @@ import {
   NOW,
   ORIGIN,
   type TestSim,
-} from './test-sim.ts'
+} from '../../test/support/webhook-sim.ts'
 
 let t: TestSim
 

@@ -12,7 +12,7 @@ import {
   NOW,
   ORIGIN,
   type TestSim,
-} from './test-sim.ts'
+} from '../../test/support/webhook-sim.ts'
 
 const ALL_EVENTS = [
   'MATERIAL_INBOUND_COMPLETED',

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { seededRandom } from '../faults.ts'
 import { SimError } from '../sim-error.ts'
 import { createWebhookSender, type WebhookSender, type WebhookSenderOptions } from './sender.ts'
-import { schemaIssues, startReceiver, type TestReceiver } from './test-receiver.ts'
+import { schemaIssues, startReceiver, type TestReceiver } from '../../test/support/receiver.ts'
 
 const EPOCH = 1753946835010
 

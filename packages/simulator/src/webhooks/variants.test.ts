@@ -14,7 +14,7 @@ import {
   createTestSim,
   GLOBEX,
   type TestSim,
-} from './test-sim.ts'
+} from '../../test/support/webhook-sim.ts'
 
 let t: TestSim
 
