@@ -1,7 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { MetadataChange } from '../context.ts'
-import { SimError } from '../sim-error.ts'
-import { tagIdOf } from './asset-snapshot.ts'
 import {
   ACME,
   ACME_AUTUMN,
@@ -15,6 +12,9 @@ import {
   ORIGIN,
   type TestSim,
 } from '../../test/support/webhook-sim.ts'
+import type { MetadataChange } from '../context.ts'
+import { SimError } from '../sim-error.ts'
+import { tagIdOf } from './asset-snapshot.ts'
 
 let t: TestSim
 

@@ -2,8 +2,6 @@
 // upload, folders deleted with their assets, assets in several folders, the root folder (0),
 // folder-callback sizes in KB, and the drift quirk.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SimError } from '../sim-error.ts'
-import { BUCKET } from '../state.ts'
 import {
   ACME,
   ACME_AUTUMN,
@@ -15,6 +13,8 @@ import {
   GLOBEX,
   type TestSim,
 } from '../../test/support/webhook-sim.ts'
+import { SimError } from '../sim-error.ts'
+import { BUCKET } from '../state.ts'
 
 let t: TestSim
 
