@@ -73,6 +73,7 @@ async function viaAliOss(server: Server, file: string): Promise<void> {
     accessKeySecret: sts.accessKeySecret,
     stsToken: sts.securityToken,
     timeout: 600_000,
+    refreshSTSTokenInterval: 3_600_000,
   })
   await client.multipartUpload(`${sts.dir}${randomBytes(8).toString('hex')}.bin`, file, {
     partSize: PART,
