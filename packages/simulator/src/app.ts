@@ -38,7 +38,7 @@ export interface SimulatorOptions {
   stsTtlMs?: number
   /** Seed of the fault injector's random generator (probabilistic faults replay with the same seed). */
   faultSeed?: number
-  /** Live-service variations to reproduce (field-notes §3). */
+  /** Live-service variations to reproduce (docs/service-behaviour.md). */
   quirks?: Partial<Quirks>
   /** Webhook delivery policy, and delivery faults to start with. */
   webhooks?: WebhookSenderOptions & DeliveryFaults

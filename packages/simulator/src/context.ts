@@ -3,14 +3,14 @@ import type { SavedMaterial } from './open/materials.ts'
 import type { ObjectStore } from './oss/index.ts'
 import type { Id, State } from './state.ts'
 
-/** Variations the live service has been seen to show (field-notes §3), switchable per test. */
+/** Variations the live service has been seen to show, switchable per test (docs/service-behaviour.md, "Live-service variations"). */
 export interface Quirks {
   /** The success code of open-area envelopes: "0" (default), 0, or "200". */
   successCode: '0' | 0 | '200'
   /** Answer the event-types query with a bare list instead of the envelope. */
   bareEventTypes: boolean
   /**
-   * The message family the selector page posts (interface §6.1 lists two): `choiceModal`,
+   * The message family the selector page posts (docs/service-behaviour.md lists two): `choiceModal`,
    * `selector`, or `both` (each message in both families). Default `both`.
    */
   selectorFamily?: 'choiceModal' | 'selector' | 'both'
@@ -35,7 +35,7 @@ export interface Quirks {
   /** How the selector page reports the personal space: orgId `1` (default), or no orgId at all. */
   selectorPersonalOrg?: 'one' | 'absent'
   /**
-   * Which material-save body form is accepted (the interface shows both and says not which):
+   * Which material-save body form is accepted (spec: `MaterialSaveRequest` shows both and says not which):
    * `top-level` `{orgId?, materials}`, `param` `{param: {orgId?, materials}}`, or `both` (default).
    * The other form gets the service's parameter error (MB100001).
    */
@@ -58,7 +58,7 @@ export interface SimContext {
   events: SimEvents
   quirks: Quirks
   now(): number
-  /** The object storage endpoint handed out by sts-tmp (interface §2.3's `endPoint`; here `http://127.0.0.1:port`). */
+  /** The object storage endpoint handed out by sts-tmp (spec: `UploadCredential.endPoint`; here `http://127.0.0.1:port`). */
   ossEndpoint(): string
   /** The service's origin as its clients reach it (download links in callbacks). */
   publicOrigin(): string
@@ -67,7 +67,7 @@ export interface SimContext {
   log(message: string, error?: unknown): void
 }
 
-/** What each metadata change of MATERIAL_METADATA_UPDATED carries (interface §6.3, by changeType). */
+/** What each metadata change of MATERIAL_METADATA_UPDATED carries, by changeType (spec: `MaterialMetadataUpdatedPayload`). */
 export type MetadataChange =
   | { changeType: 'BASIC'; name?: string; description?: string; score?: number; link?: string }
   | {

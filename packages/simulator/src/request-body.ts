@@ -5,7 +5,7 @@ const MAX_BODY = 1024 * 1024
 
 /**
  * Read a JSON object body as the service does: `Content-Type: application/json` required when
- * there is a body (interface §4 rule 1), parsed losslessly so a rounded id shows up as a wrong id.
+ * there is a body (docs/service-behaviour.md, "Requests"), parsed losslessly so a rounded id shows up as a wrong id.
  */
 export async function readJson(
   request: Request,

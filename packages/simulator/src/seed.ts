@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 
-/** Role ids and codes of interface §2.4, in order. */
+/** Role ids and codes, in order (spec: `RoleCode`). */
 export const ROLES = [
   { roleId: 1, roleCode: 'owner', roleName: 'Owner' },
   { roleId: 2, roleCode: 'admin', roleName: 'Admin' },
@@ -31,7 +31,7 @@ export interface SeedTeam {
   whitelist: string[]
   /** Seat limit for create/invite; absent means unlimited. */
   seats?: number
-  /** Whether the team may subscribe to asset events (interface §3). Default true. */
+  /** Whether the team may subscribe to asset events (spec: `EventSubscribeRequest`). Default true. */
   assetEvents?: boolean
   /** The team API key (area A). Generated when absent. */
   apiKey?: string

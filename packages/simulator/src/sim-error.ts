@@ -34,7 +34,7 @@ export const TEAM_STATUS: Record<SimErrorKind, number> = {
   internal: 500,
 }
 
-/** Open-area codes seen on the live service (field-notes §3). */
+/** Open-area codes seen on the live service (spec: `OpenErrorEnvelope`). */
 export const OPEN_CODE: Record<SimErrorKind, string> = {
   bad_request: 'MB100001',
   unauthorized: '401',

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningSimulator, startSimulator } from '../src/index.ts'
 import { crc64 } from '../src/oss/crc64.ts'
-import { type AliOssClient, aliOss, rejection } from '../src/oss/testing/ali-oss.ts'
+import { type AliOssClient, aliOss, rejection } from './support/ali-oss.ts'
 
 // CRC-64 reporting, the corruption fault and ListMultipartUploads, through the whole simulator
 // (sts-tmp credentials, the control API) and the real ali-oss client.

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningSimulator, startSimulator } from '../src/index.ts'
-import { type AliOssError, type AliOssResponse, aliOss, rejection } from '../src/oss/testing/ali-oss.ts'
+import { type AliOssError, type AliOssResponse, aliOss, rejection } from './support/ali-oss.ts'
 
 // The object operations beyond put/get/multipart, and OSS behaviour inside the claimed ones,
 // through the real ali-oss client against the whole simulator with sts-tmp credentials.

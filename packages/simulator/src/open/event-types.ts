@@ -1,7 +1,7 @@
-/** The folder-content callback's only event type (interface §6.2). */
+/** The folder-content callback's only event type (spec: `FolderEventType`). */
 export const FOLDER_EVENT = 'FOLDER_CONTENT_UPDATE'
 
-/** The asset events that may be subscribed (interface §6.3); no others are offered. */
+/** The asset events that may be subscribed (spec: `AssetEventType`); no others are offered. */
 export const ASSET_EVENTS = [
   { code: 'MATERIAL_INBOUND_COMPLETED', desc: 'Asset intake actually succeeded' },
   { code: 'MATERIAL_ADDED_TO_FOLDER', desc: 'Asset added to a folder' },

@@ -25,7 +25,7 @@ export function orgList(sim: SimContext, userId: Id) {
     })
 }
 
-/** The write rule of interface §2.4: not member_view, valid, and invalidTime in the future. */
+/** The write rule (spec: `OrgSpace`): not member_view, valid, and invalidTime in the future. */
 export function canWrite(sim: SimContext, team: Team, userId: Id): boolean {
   const membership = sim.state.membership(team.id, userId)
   if (!membership) return false

@@ -4,19 +4,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { OssCredential, OssRequestContext } from './credentials.ts'
-import { directoryObjectStore } from './directory-store.ts'
-import { ossError } from './errors.ts'
-import { memoryObjectStore } from './memory-store.ts'
-import type { ObjectStore } from './store.ts'
 import {
   type AliOssCheckpoint,
   type AliOssOptions,
   aliOss,
   recordingUrllib,
   rejection,
-} from './testing/ali-oss.ts'
-import { type RunningOss, startOss } from './testing/serve.ts'
+} from '../../test/support/ali-oss.ts'
+import { type RunningOss, startOss } from '../../test/support/oss-server.ts'
+import type { OssCredential, OssRequestContext } from './credentials.ts'
+import { directoryObjectStore } from './directory-store.ts'
+import { ossError } from './errors.ts'
+import { memoryObjectStore } from './memory-store.ts'
+import type { ObjectStore } from './store.ts'
 
 const BUCKET = 'sim-bucket'
 const DIR = 'uploads/u-1/'

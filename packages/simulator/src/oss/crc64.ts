@@ -7,10 +7,14 @@
  * for it are either native addons or little-used emscripten builds. This is slice-by-8 over
  * signed 32-bit halves (no BigInt in the loop); on a loaded 2-core machine it cost 1 to 2.6
  * times what node:crypto's MD5 costs for the same bytes (64 MiB fed in 64 KiB chunks).
- * Large bodies' MD5 runs on a worker (md5.ts) while this runs inline: moving it next to the MD5
- * is the step to take if profiles show it. Combining two CRCs (a
- * multipart object's from its parts') is zlib's crc32_combine carried to 64 bits, with BigInt:
- * it runs once per part at Complete, and the operator for a given part length is cached.
+ * Combining two CRCs (a multipart object's from its parts') is zlib's crc32_combine carried to
+ * 64 bits, with BigInt: it runs once per part at Complete, and the operator for a given part
+ * length is cached.
+ *
+ * Deliberately a copy of the algorithm @service-sdk/open checks uploads with
+ * (packages/open/src/upload/crc64.ts), written separately: the simulator never imports the
+ * clients, so a bug in the client's CRC cannot hide behind the same bug here. Their tests share
+ * the published check values, not code.
  */
 
 const POLY_HI = 0xc96c5795

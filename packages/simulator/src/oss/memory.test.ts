@@ -7,9 +7,9 @@ import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { aliOss } from '../../test/support/ali-oss.ts'
+import { type RunningOss, startOss } from '../../test/support/oss-server.ts'
 import { directoryObjectStore } from './directory-store.ts'
-import { aliOss } from './testing/ali-oss.ts'
-import { type RunningOss, startOss } from './testing/serve.ts'
 
 const MiB = 1024 * 1024
 const SIZE = 256 * MiB
@@ -83,7 +83,7 @@ describe('directoryObjectStore memory', () => {
     expect(head.res.headers.etag).toBe(`"${fileMd5}"`)
     expect(head.res.headers['content-length']).toBe(String(SIZE))
     // Client and server share this process: the bound covers both (socket buffers, ~1 MiB write
-    // batches, a few MiB queued for the MD5 worker per body) and is still far below 256 MiB.
+    // batches) and is still far below 256 MiB.
     expect(growth).toBeLessThan(64 * MiB)
   })
 

@@ -46,7 +46,7 @@ describe('signature V1', () => {
     'x-oss-meta-Owner': ' someone ',
   }
 
-  it('matches the field-notes example for UploadPart', () => {
+  it('matches the UploadPart example of docs/service-behaviour.md', () => {
     const request = {
       method: 'PUT',
       bucket: 'mybucket',

@@ -144,7 +144,7 @@ describe('GET /outer/outerChoice', () => {
     expect(js.response.status).toBe(200)
     expect(js.response.headers.get('content-type')).toMatch(/^text\/javascript/)
     expect(js.response.headers.get('x-content-type-options')).toBe('nosniff')
-    // Served as the source text of a function: it must compile on its own.
+    // One bundled classic script (no import, no export): it must compile on its own.
     expect(() => new Script(js.text)).not.toThrow()
     expect(js.text).not.toMatch(/\binnerHTML\b|\beval\(|new Function/)
     const css = await get(app, '/outer/assets/selector.css')

@@ -1,11 +1,12 @@
 import { escapeHtml } from '../pages/login.ts'
+import type { MessageFamily } from './browser/messages.ts'
 import type { FolderNode, SpaceView } from './spaces.ts'
 
 /** `upload`: flow 1, the page uploads the files it is sent. `choose`: flow 2 (`file=empty`). */
 export type SelectorFlow = 'upload' | 'choose'
 
-/** The message families of interface §6.1 the page posts. */
-export type SelectorFamily = 'choiceModal' | 'selector'
+/** The message families the page posts (docs/service-behaviour.md, "The selector page"). */
+export type SelectorFamily = MessageFamily
 
 /** The `selectorFamily` quirk as the families to post: anything but one family means both. */
 export function familiesOf(quirk: unknown): SelectorFamily[] {

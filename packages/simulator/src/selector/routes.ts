@@ -4,7 +4,7 @@ import type { SimContext } from '../context.ts'
 import { json } from '../envelopes.ts'
 import { discardBody, emptyBody, readSmallBody, requestBody, webStreamChunks } from '../oss/body-source.ts'
 import { SimError, TEAM_STATUS } from '../sim-error.ts'
-import { CLIENT_SCRIPT } from './client.ts'
+import { selectorClientScript } from './client-script.ts'
 import { familiesOf, PAGE_CSP, renderSelectorPage, type SelectorFlow } from './page.ts'
 import { PERSONAL_ORG_ID, signedInUser, spacesFor, uploadTarget } from './spaces.ts'
 import { STYLES } from './styles.ts'
@@ -80,7 +80,7 @@ export function selectorRoutes(sim: SimContext, options: SelectorRouteOptions = 
     })
   })
 
-  app.get('/assets/selector.js', () => asset(CLIENT_SCRIPT, 'text/javascript'))
+  app.get('/assets/selector.js', async () => asset(await selectorClientScript(), 'text/javascript'))
   app.get('/assets/selector.css', () => asset(STYLES, 'text/css'))
 
   app.post('/api/upload', async (c) => {

@@ -4,8 +4,8 @@ import { SimError } from '../sim-error.ts'
 import { type Id, role, type SpaceKey } from '../state.ts'
 
 /**
- * The orgId the selector reports for the personal space (interface §4: "do not pass orgId when
- * the folder selector reported orgId 1"). A seeded team with id 1 would be ambiguous: it is shown,
+ * The orgId the selector reports for the personal space (spec: `MaterialSaveInput`: orgId is not
+ * passed when the folder selector reported orgId 1). A seeded team with id 1 would be ambiguous: it is shown,
  * never selectable.
  */
 export const PERSONAL_ORG_ID = '1'

@@ -9,7 +9,7 @@ import type { Team, User } from '../state.ts'
 
 const EMAIL = /^[^\s@]+@([^\s@]+\.[^\s@]+)$/
 
-/** Area A: the team API under /api/team, strict about what interface §4 and §7 say. */
+/** Area A: the team API under /api/team, strict about what spec/openapi.yaml says of it. */
 export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }> {
   const app = new Hono<{ Variables: { team: Team } }>()
 

@@ -28,7 +28,7 @@ export function tagFields(tags: readonly string[]) {
   return { tagIds: tags.map((t) => BigInt(tagIdOf(t))), tagNames: [...tags] }
 }
 
-/** A MATERIAL_DELETED materials[] item: the asset as it was before deletion (interface §6.3). */
+/** A MATERIAL_DELETED materials[] item: the asset as it was before deletion (spec: `DeletedMaterialSnapshot`). */
 export function deletedSnapshot(m: Material) {
   return {
     materialId: BigInt(m.id),

@@ -47,7 +47,7 @@ export function callbackAsset(
   }
 }
 
-/** For DELETE: "an asset may carry only identifying fields" (interface §2.6). */
+/** For DELETE: "an asset may carry only identifying fields" (spec: `MaterialCallbackAsset`). */
 export function identifyingAsset(sim: SimContext, m: Material, userId: Id, folderId: Id = m.folderId) {
   return {
     id: BigInt(m.id),

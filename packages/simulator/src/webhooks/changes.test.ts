@@ -1,7 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { MetadataChange } from '../context.ts'
-import { SimError } from '../sim-error.ts'
-import { tagIdOf } from './asset-snapshot.ts'
 import {
   ACME,
   ACME_AUTUMN,
@@ -14,7 +11,10 @@ import {
   NOW,
   ORIGIN,
   type TestSim,
-} from './test-sim.ts'
+} from '../../test/support/webhook-sim.ts'
+import type { MetadataChange } from '../context.ts'
+import { SimError } from '../sim-error.ts'
+import { tagIdOf } from './asset-snapshot.ts'
 
 let t: TestSim
 
@@ -223,7 +223,7 @@ describe('updateMetadata: MATERIAL_METADATA_UPDATED per changeType, callback UPD
 })
 
 describe('versions: MATERIAL_VERSION_CHANGED', () => {
-  it('ADD, SET_COVER and REMOVE (the interface §6.3 REMOVE rule), dissolving a line left with one asset', async () => {
+  it('ADD, SET_COVER and REMOVE (the REMOVE rule of the spec), dissolving a line left with one asset', async () => {
     const [a, b, c] = prepare(3) as [string, string, string]
     const v = t.events.changes
     const eventIds = [

@@ -1,11 +1,11 @@
 /**
  * How a folder callback's body is varied to look like what the live service has sent
- * (field-notes §3), and how held deliveries are reordered.
+ * (docs/service-behaviour.md), and how held deliveries are reordered.
  */
 
 export type EventTimeFormat = 'epoch' | 'iso' | 'mixed'
 
-/** MaterialCallbackDTO fields the live sample sends as null (interface §2.6, field-notes §3). */
+/** MaterialCallbackDTO fields the live sample sends as null (spec: `MaterialCallbackAsset`). */
 export const NULLABLE_ASSET_FIELDS = [
   'downloadUrl',
   'link',

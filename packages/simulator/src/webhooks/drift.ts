@@ -8,13 +8,13 @@ import type { AssetEventCode, FOLDER_EVENT } from '../open/event-types.ts'
  * Paths name fields: `a.b` walks into objects, `a[]` into each item of an array.
  */
 interface Variations {
-  /** Enum fields, and a value the interface does not list. */
+  /** Enum fields, and a value the spec does not list. */
   unknown: Array<[path: string, value: unknown]>
-  /** Fields left out (those the interface marks optional, or that may be absent). */
+  /** Fields left out (those the spec marks optional, or that may be absent). */
   missing: string[]
   /** Containers sent as null. */
   nulls: string[]
-  /** Fields the interface does not list, added to the objects at a path ('' is the body). */
+  /** Fields the spec does not list, added to the objects at a path ('' is the body). */
   extra: Array<[path: string, key: string, value: unknown]>
 }
 

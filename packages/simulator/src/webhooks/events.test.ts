@@ -12,7 +12,7 @@ import {
   NOW,
   ORIGIN,
   type TestSim,
-} from './test-sim.ts'
+} from '../../test/support/webhook-sim.ts'
 
 const ALL_EVENTS = [
   'MATERIAL_INBOUND_COMPLETED',
@@ -34,7 +34,7 @@ afterEach(async () => {
   await t.close()
 })
 
-describe('material-save: folder-content callback (interface §6.2)', () => {
+describe('material-save: folder-content callback (spec: FolderContentCallback)', () => {
   it('sends one ADD callback per subscribed folder with MaterialCallbackDTO assets', async () => {
     t.subscribeFolder(ACME_DRAFTS, '/folder')
     const [a, b] = t.save(
@@ -147,7 +147,7 @@ describe('material-save: callback variations of the live service', () => {
   })
 })
 
-describe('material-save: asset events (interface §6.3)', () => {
+describe('material-save: asset events (spec: AssetEvent)', () => {
   it('sends MATERIAL_INBOUND_COMPLETED and MATERIAL_ADDED_TO_FOLDER with a payload', async () => {
     t.subscribeEvents(ALL_EVENTS, '/events')
     const [a, b] = t.save([

@@ -2,8 +2,8 @@
 // and /_sim), as a test in another language would; and the drift replays under a faultSeed.
 import { createRequire } from 'node:module'
 import { afterEach, describe, expect, it } from 'vitest'
+import { startReceiver, type TestReceiver } from '../../test/support/receiver.ts'
 import { type RunningSimulator, startSimulator } from '../start.ts'
-import { startReceiver, type TestReceiver } from './test-receiver.ts'
 
 const AUTUMN = '1753946835010000003'
 const DRAFTS = '1753946835010000004'

@@ -8,7 +8,7 @@ import { idOf, teamIdOf } from './material-lookup.ts'
 export interface MetadataOutcome {
   /** The asset's id before the change (an owner transfer gives the asset a new id). */
   previousId: string
-  /** The materials[] item: only the fields of this changeType that have a value (interface §6.3). */
+  /** The materials[] item: only the fields of this changeType that have a value (spec: `MaterialMetadataUpdatedPayload`). */
   item: Record<string, unknown>
 }
 

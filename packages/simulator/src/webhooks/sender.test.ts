@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { schemaIssues, startReceiver, type TestReceiver } from '../../test/support/receiver.ts'
 import { seededRandom } from '../faults.ts'
 import { SimError } from '../sim-error.ts'
 import { createWebhookSender, type WebhookSender, type WebhookSenderOptions } from './sender.ts'
-import { schemaIssues, startReceiver, type TestReceiver } from './test-receiver.ts'
 
 const EPOCH = 1753946835010
 

@@ -2,8 +2,6 @@
 // upload, folders deleted with their assets, assets in several folders, the root folder (0),
 // folder-callback sizes in KB, and the drift quirk.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SimError } from '../sim-error.ts'
-import { BUCKET } from '../state.ts'
 import {
   ACME,
   ACME_AUTUMN,
@@ -14,7 +12,9 @@ import {
   createTestSim,
   GLOBEX,
   type TestSim,
-} from './test-sim.ts'
+} from '../../test/support/webhook-sim.ts'
+import { SimError } from '../sim-error.ts'
+import { BUCKET } from '../state.ts'
 
 let t: TestSim
 

@@ -7,7 +7,7 @@ import type { Id, Material } from '../state.ts'
  * cover's id and a `version` number; an asset outside any line has neither.
  */
 
-/** A MATERIAL_VERSION_CHANGED payload (interface §6.3). */
+/** A MATERIAL_VERSION_CHANGED payload (spec: `MaterialVersionChangedPayload`). */
 export type VersionPayload = Record<string, unknown>
 
 function members(sim: SimContext, coverId: Id): Material[] {
@@ -63,7 +63,7 @@ export function setCover(sim: SimContext, m: Material): VersionPayload {
 
 /**
  * `m` leaves its line: back into the folder as a standalone asset (ADD) or to the recycle bin
- * (DELETE). Per interface §6.3, coverMaterialId is the removed version's id and newMaterialId the
+ * (DELETE). Per the spec (`MaterialVersionChangedPayload`), coverMaterialId is the removed version's id and newMaterialId the
  * newest asset of the line after removal; a line left with one asset is dissolved.
  */
 export function removeVersion(sim: SimContext, m: Material, removeType: unknown): VersionPayload {

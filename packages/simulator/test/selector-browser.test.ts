@@ -6,10 +6,10 @@ import { join } from 'node:path'
 import { chromiumOrSkip } from '@service-sdk/testkit'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest'
-import { type RunningSimulator, startSimulator } from '../start.ts'
+import { type RunningSimulator, startSimulator } from '../src/start.ts'
 
 // The selector page in real Chromium, embedded by a host page on another origin (and site) that
-// speaks the raw window messages of interface §6.1 (no SDK), in each message family.
+// speaks the raw window messages of docs/service-behaviour.md (no SDK), in each message family.
 
 const chromium = chromiumOrSkip()
 const ACME_CAMPAIGNS = '1753946835010000001'

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
-import { createOssApp, OSS_SERVER_OPTIONS, type OssOptions } from '../app.ts'
+import { createOssApp, OSS_SERVER_OPTIONS, type OssOptions } from '../../src/oss/app.ts'
 
 export interface RunningOss {
   port: number
