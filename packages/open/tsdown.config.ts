@@ -18,7 +18,8 @@ const browserRuntime = {
 
 export default defineConfig([
   {
-    entry: ['src/index.ts'],
+    // `proxy`: the server side of browser uploads (`@service-sdk/open/proxy`), Node/edge only.
+    entry: { index: 'src/index.ts', proxy: 'src/proxy/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     platform: 'node',

@@ -1,7 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch'
 import type { z } from 'zod'
 import { type ErrorHints, type Unwrapped, unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
-import { type ServiceArea, ServiceResponseError } from './errors.ts'
+import { type ServiceArea, ServiceConnectionError, ServiceResponseError } from './errors.ts'
 import { stringifyServiceJson } from './ids.ts'
 import { type Logger, redactingLogger } from './logger.ts'
 import { createRedactor, type Redactor } from './redact.ts'
@@ -131,6 +131,21 @@ function both(
   }
 }
 
+/**
+ * A browser reports a cross-origin request refused by CORS as a bare TypeError, like any network
+ * failure: from a page, to another origin, CORS is the likely cause, and the error says so.
+ */
+function likelyCors(error: unknown, url: string, spec: { method: string; path: string }) {
+  const page = globalThis.location?.origin
+  if (!(error instanceof TypeError) || !page || typeof document === 'undefined') return undefined
+  const target = new URL(url, page).origin
+  if (target === page) return undefined
+  return new ServiceConnectionError(
+    `Could not complete ${spec.method} ${spec.path}: the browser could not reach ${target} from ${page}. The likely cause is CORS: ${target} does not allow requests from this page's origin. Call the service from your server (for uploads, through the upload proxy of @service-sdk/open/proxy and createOpenClient({ proxyUrl })); if ${target} is your own proxy, allow ${page} in its CORS settings. The request may or may not have reached it.`,
+    { reachedServer: 'unknown', cause: error },
+  )
+}
+
 export function createTransport<Paths extends {}>(init: TransportInit): Transport<Paths> {
   const redact = createRedactor(init.secrets)
   const logger = redactingLogger(init.logger, redact)
@@ -195,7 +210,9 @@ export function createTransport<Paths extends {}>(init: TransportInit): Transpor
           // openapi-fetch's own response handling, which would only be thrown away.
           const fetch = async (request: Request): Promise<Response> => {
             const prepared = request as unknown as PreparedRequest
-            const response = await userFetch(prepared.url, prepared.init)
+            const response = await userFetch(prepared.url, prepared.init).catch((error: unknown) => {
+              throw likelyCors(error, prepared.url, spec) ?? error
+            })
             raw = { status: response.status, headers: response.headers, text: await response.text() }
             throw CAPTURED
           }

@@ -9,6 +9,11 @@ import {
   ServiceValidationError,
 } from '@service-sdk/core'
 import { createOpenApi, type MaterialSaveForm, type OpenApi } from './api.ts'
+import {
+  createProxiedOpenClient,
+  type OpenProxyClientOptions,
+  type ProxiedOpenClient,
+} from './proxied-client.ts'
 import type { UploadDefaults } from './upload/types.ts'
 import { createUploader, type Uploader } from './upload/uploader.ts'
 import { writableOrgs } from './write-rule.ts'
@@ -38,8 +43,13 @@ export interface OpenClient extends OpenApi, Uploader {
   writableOrgs(options?: CallOptions): Promise<OrgSpace[]>
 }
 
-/** The open API (area B). */
-export function createOpenClient(options: OpenClientOptions): OpenClient {
+/** The open API (area B); in browsers, through the upload proxy: `createOpenClient({ proxyUrl })`. */
+export function createOpenClient(options: OpenProxyClientOptions): ProxiedOpenClient
+export function createOpenClient(options: OpenClientOptions): OpenClient
+export function createOpenClient(
+  options: OpenClientOptions | OpenProxyClientOptions,
+): OpenClient | ProxiedOpenClient {
+  if ('proxyUrl' in options) return createProxiedOpenClient(options)
   const { apiKey, maxMaterialsPerSave = 100, materialSaveForm = 'top-level', uploads, ...common } = options
   const issues = [
     materialSaveForm === 'top-level' || materialSaveForm === 'param'

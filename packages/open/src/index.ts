@@ -2,6 +2,7 @@ export { type ResponseInfo, type WithResponse, withResponse } from '@service-sdk
 export type { MaterialSaveForm, OpenApi } from './api.ts'
 export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
 export { MaterialSaveError } from './errors.ts'
+export type { OpenProxyClientOptions, ProxiedOpenClient, ProxyHeaders } from './proxied-client.ts'
 export { orgIdForSave } from './org-id.ts'
 export type { CheckpointStore, SourceFingerprint, UploadCheckpoint } from './upload/checkpoint.ts'
 export type { DonePart } from './upload/oss-adapter.ts'

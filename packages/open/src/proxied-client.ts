@@ -1,0 +1,121 @@
+import {
+  type ClientOptions,
+  createTransport,
+  MAX_MATERIALS_PER_SAVE,
+  type ServicePaths,
+  ServiceValidationError,
+  type ValidationIssue,
+} from '@service-sdk/core'
+import { createOpenApi } from './api.ts'
+import type { OpenClient } from './client.ts'
+import type { UploadDefaults } from './upload/types.ts'
+import { createUploader } from './upload/uploader.ts'
+import { writableOrgs } from './write-rule.ts'
+
+/** Headers sent to the upload proxy with each call: fixed, or computed per call (a fresh session token). */
+export type ProxyHeaders = HeadersInit | (() => HeadersInit | Promise<HeadersInit>)
+
+/**
+ * `createOpenClient({ proxyUrl })`: a client for browsers that reaches the open API through the
+ * application's upload proxy (`createUploadProxy` from `@service-sdk/open/proxy`). No token: the
+ * proxy adds the server's. Objects still go from the browser straight to the object store.
+ */
+export interface OpenProxyClientOptions extends ClientOptions {
+  /** Where the proxy is mounted, e.g. `/api/upload` or `https://api.example.com/upload`. */
+  proxyUrl: string
+  /** Headers that let the proxy's `authorize` hook know the user, e.g. `{ Authorization: 'Bearer <session>' }`. */
+  headers?: ProxyHeaders
+  /** `fetch`'s credentials mode: `'include'` sends cookies to a proxy on another origin. Default `'same-origin'`. */
+  credentials?: RequestCredentials
+  /** Materials per material-save call, 1 to 100. Default 100. */
+  maxMaterialsPerSave?: number
+  /** Defaults of `upload()` / `uploadMany()`, and how long STS credentials are reused. */
+  uploads?: UploadDefaults
+}
+
+/** The open client through a proxy: what an upload needs (the subscription calls stay on the server). */
+export interface ProxiedOpenClient extends Omit<OpenClient, 'folders' | 'events'> {}
+
+const FORBIDDEN = ['token', 'openUrl', 'apiKey'] as const
+
+function check(options: OpenProxyClientOptions): void {
+  const given = options as OpenProxyClientOptions & Record<(typeof FORBIDDEN)[number], unknown>
+  const max = options.maxMaterialsPerSave ?? MAX_MATERIALS_PER_SAVE
+  const issues: ValidationIssue[] = FORBIDDEN.filter((name) => given[name] !== undefined).map((name) => ({
+    path: name,
+    message: 'must not be given with proxyUrl: the token and keys stay on the server, with the proxy',
+  }))
+  if (typeof options.proxyUrl !== 'string' || options.proxyUrl.trim() === '') {
+    issues.push({ path: 'proxyUrl', message: 'must be the URL the upload proxy is mounted at' })
+  }
+  if (!Number.isInteger(max) || max < 1 || max > MAX_MATERIALS_PER_SAVE) {
+    issues.push({
+      path: 'maxMaterialsPerSave',
+      message: `must be an integer from 1 to ${MAX_MATERIALS_PER_SAVE}`,
+    })
+  }
+  if (issues.length > 0) throw new ServiceValidationError('open client options', issues)
+}
+
+/** A relative `proxyUrl` is resolved against the page; openapi-fetch needs an absolute base. */
+function absolute(url: string): string {
+  const base = globalThis.location?.href
+  return (base ? new URL(url, base) : new URL(url)).href.replace(/\/+$/, '')
+}
+
+/**
+ * The transport's fetch, pointed at the proxy: the integrator's headers in place of the
+ * `Authorization` the transport sets for the service (there is no token on this side).
+ */
+function proxyFetch(options: OpenProxyClientOptions): typeof globalThis.fetch {
+  const inner = options.fetch ?? globalThis.fetch.bind(globalThis)
+  return async (input, init = {}) => {
+    const headers = new Headers(init.headers)
+    headers.delete('authorization')
+    const extra = typeof options.headers === 'function' ? await options.headers() : options.headers
+    for (const [name, value] of new Headers(extra)) headers.set(name, value)
+    return inner(input, {
+      ...init,
+      headers,
+      ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
+    })
+  }
+}
+
+/** `createOpenClient({ proxyUrl })`. */
+export function createProxiedOpenClient(options: OpenProxyClientOptions): ProxiedOpenClient {
+  check(options)
+  const { proxyUrl, headers: _headers, credentials: _credentials, uploads, ...common } = options
+  const maxMaterialsPerSave = options.maxMaterialsPerSave ?? MAX_MATERIALS_PER_SAVE
+  const transport = createTransport<ServicePaths>({
+    ...common,
+    area: 'open',
+    baseUrl: absolute(proxyUrl),
+    authorization: 'none',
+    secrets: [],
+    client: 'open-proxy',
+    fetch: proxyFetch(options),
+  })
+  const {
+    folders: _folders,
+    events: _events,
+    ...api
+  } = createOpenApi(transport, undefined, {
+    maxMaterialsPerSave,
+    materialSaveForm: 'top-level',
+  })
+  const uploader = createUploader({
+    api: { ...api, folders: _folders, events: _events },
+    logger: transport.logger,
+    redact: transport.redact,
+    maxMaterialsPerSave,
+    defaults: uploads,
+  })
+  return {
+    ...api,
+    writableOrgs: async (call) => writableOrgs(await api.orgs(call)),
+    upload: uploader.upload,
+    uploadMany: uploader.uploadMany,
+    cleanupUploads: uploader.cleanupUploads,
+  }
+}

@@ -1,0 +1,61 @@
+import { refuseRelativeKey } from '../upload/key.ts'
+
+/**
+ * Each caller's upload directory: `<dir of the STS answer><mark>/`, where the mark is an HMAC of
+ * the caller's id and that directory under the proxy's secret. On save, the proxy re-derives the
+ * mark from the caller `authorize` returned: a key is the caller's only when one of its segments
+ * is the mark for the caller and the path before it. Nothing is stored, so any number of proxy
+ * instances sharing the secret agree, and a directory stays the caller's across credentials (an
+ * interrupted upload resumes into it).
+ */
+export interface CallerDirs {
+  /** The directory the caller's credentials are handed out with. */
+  dirFor(stsDir: string, callerId: string): Promise<string>
+  /** Whether `key` lies in a directory handed to this caller. */
+  owns(key: string, callerId: string): Promise<boolean>
+}
+
+const encoder = new TextEncoder()
+const MARK_LENGTH = 22
+
+function base64url(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+/** Web Crypto (Node, Deno, Bun, edge runtimes alike): no `node:` import in the proxy. */
+export function createCallerDirs(secret: string): CallerDirs {
+  const keyPromise = crypto.subtle.importKey(
+    'raw',
+    encoder.encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
+  const mark = async (prefix: string, callerId: string) => {
+    const message = encoder.encode(`service-sdk upload dir\n${callerId}\n${prefix}`)
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await keyPromise, message))
+    // 128 bits of the MAC: enough that no one guesses a caller's mark.
+    return `u${base64url(mac.subarray(0, 16)).slice(0, MARK_LENGTH)}`
+  }
+  return {
+    async dirFor(stsDir, callerId) {
+      const prefix = stsDir === '' || stsDir.endsWith('/') ? stsDir : `${stsDir}/`
+      return `${prefix}${await mark(prefix, callerId)}/`
+    },
+    async owns(key, callerId) {
+      if (refuseRelativeKey(key) !== undefined) return false
+      const segments = key.split('/')
+      for (let i = 0; i < segments.length - 1; i++) {
+        if (segments[i]?.length !== MARK_LENGTH + 1) continue
+        const prefix = segments
+          .slice(0, i)
+          .map((s) => `${s}/`)
+          .join('')
+        if (segments[i] === (await mark(prefix, callerId))) return true
+      }
+      return false
+    },
+  }
+}

@@ -1,0 +1,280 @@
+import {
+  type SavedMaterial,
+  ServiceAuthenticationError,
+  ServicePermissionError,
+  ServiceValidationError,
+} from '@service-sdk/core'
+import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createOpenClient } from '../src/index.ts'
+import { createUploadProxy, type UploadProxy, type UploadProxyOptions } from '../src/proxy/index.ts'
+import { rejection, servedHash, sha256 } from './upload/helpers.ts'
+
+// The upload proxy through its public entry, against the simulator, driven with Web Requests as
+// any framework would; and the browser-side client (`createOpenClient({ proxyUrl })`) through it,
+// uploading with the real ali-oss to the simulator's object store.
+
+const BASE = 'http://app.test/api/upload'
+const CALL = `${BASE}/open-api/standard/call/service`
+const SESSIONS: Record<string, { id: string; orgIds?: string[] }> = {
+  'alice-session': { id: 'alice' },
+  'bob-session': { id: 'bob' },
+  'carol-session': { id: 'carol', orgIds: [] },
+}
+
+let sim: RunningSimulator
+let proxy: UploadProxy
+const authorized: string[] = []
+
+function makeProxy(overrides: Partial<UploadProxyOptions> = {}): UploadProxy {
+  return createUploadProxy({
+    openUrl: sim.urls.open,
+    token: sim.credentials.openToken,
+    retry: { maxRetries: 0 },
+    authorize: (request) => {
+      const session = request.headers.get('authorization')?.replace(/^Bearer /, '') ?? ''
+      authorized.push(session)
+      if (session === 'banned-session') throw new Error('banned user')
+      return SESSIONS[session] ?? false
+    },
+    cors: { origin: ['http://page.test'] },
+    ...overrides,
+  })
+}
+
+/** Counts the requests that reached the simulator's open API. */
+function serviceCalls() {
+  const handle = sim.control.faults.inject({
+    match: { target: 'open' },
+    action: { type: 'latency', ms: 0 },
+    times: Infinity,
+  })
+  return { count: () => handle.hits, done: () => handle.remove() }
+}
+
+const post = (path: string, session: string | undefined, body?: unknown, p: UploadProxy = proxy) =>
+  p(
+    new Request(`${CALL}/${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(session ? { authorization: `Bearer ${session}` } : {}),
+      },
+      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    }),
+  )
+
+/** The browser-side client, its requests handed to the proxy as Web Requests. */
+function browserClient(session: string, p: UploadProxy = proxy) {
+  return createOpenClient({
+    proxyUrl: BASE,
+    headers: () => ({ Authorization: `Bearer ${session}` }),
+    fetch: async (input, init) => p(new Request(input, init)),
+    retry: { maxRetries: 0 },
+  })
+}
+
+beforeAll(async () => {
+  sim = await startSimulator()
+  proxy = makeProxy()
+})
+
+afterAll(async () => {
+  await sim?.stop()
+})
+
+describe('authorize comes first', () => {
+  test('no session: 401 and nothing sent to the service; a hook that throws: 403, its reason kept to the server', async () => {
+    const calls = serviceCalls()
+    const unsigned = await post('sts-tmp', undefined)
+    expect(unsigned.status).toBe(401)
+    expect(await unsigned.json()).toMatchObject({ code: 'unauthorized' })
+    const banned = await post('material-save', 'banned-session', { materials: [] })
+    expect(banned.status).toBe(403)
+    const text = await banned.text()
+    expect(JSON.parse(text)).toMatchObject({ code: 'forbidden' })
+    expect(text).not.toContain('banned user')
+    expect(calls.count()).toBe(0)
+    calls.done()
+  })
+
+  test('the browser client reads the refusals as typed errors', async () => {
+    expect(await rejection(browserClient('nobody').credentials())).toBeInstanceOf(ServiceAuthenticationError)
+    expect(await rejection(browserClient('banned-session').orgs())).toBeInstanceOf(ServicePermissionError)
+  })
+
+  test('a CORS preflight from an allowed origin is answered without authorize; another origin gets no grant', async () => {
+    const before = authorized.length
+    const preflight = (origin: string) =>
+      proxy(
+        new Request(`${CALL}/sts-tmp`, {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization,content-type',
+          },
+        }),
+      )
+    const allowed = await preflight('http://page.test')
+    expect(allowed.status).toBe(204)
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://page.test')
+    expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization')
+    expect((await preflight('http://evil.test')).headers.get('access-control-allow-origin')).toBeNull()
+    expect(authorized.length).toBe(before)
+  })
+})
+
+describe('what the proxy answers', () => {
+  test("sts-tmp: the six fields of the credential, the caller's own directory, no token", async () => {
+    const answer = await post('sts-tmp', 'alice-session')
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('cache-control')).toBe('no-store')
+    const text = await answer.text()
+    const body = JSON.parse(text)
+    expect(body.code).toBe('0')
+    expect(Object.keys(body.result).sort()).toEqual(
+      ['accessKeyId', 'accessKeySecret', 'bucket', 'dir', 'endPoint', 'securityToken'].sort(),
+    )
+    expect(body.result.dir).toMatch(/^upload\/[^/]+\/u[\w-]{22}\/$/)
+    const bob = (await (await post('sts-tmp', 'bob-session')).json()).result.dir
+    expect(bob).not.toBe(body.result.dir)
+    expect(text).not.toContain(sim.credentials.openToken.value)
+  })
+
+  test('org-info: the spaces of the token, narrowed to the caller’s orgIds when given', async () => {
+    const all = await browserClient('alice-session').orgs()
+    expect(all.length).toBeGreaterThan(0)
+    expect(await browserClient('carol-session').orgs()).toEqual([])
+  })
+
+  test('unknown paths 404, other methods 405, bodies over the cap 413: none reaches the service', async () => {
+    const calls = serviceCalls()
+    expect(
+      (
+        await proxy(
+          new Request(`${BASE}/open-api/standard/call/service/folder-subscribe`, { method: 'POST' }),
+        )
+      ).status,
+    ).toBe(404)
+    expect((await proxy(new Request(`${CALL}/sts-tmp`, { method: 'GET' }))).status).toBe(405)
+    const small = makeProxy({ maxBodyBytes: 2048 })
+    const big = await post('material-save', 'alice-session', 'x'.repeat(4096), small)
+    expect(big.status).toBe(413)
+    expect(calls.count()).toBe(0)
+    calls.done()
+  })
+
+  test("the server's token refused by the service: 502 upstream_rejected, no detail or token for the browser", async () => {
+    const logs: string[] = []
+    const broken = makeProxy({
+      token: { type: sim.credentials.openToken.type, value: 'not-the-token-0123456789' },
+      logger: { error: (message, fields) => logs.push(`${message} ${JSON.stringify(fields)}`) },
+    })
+    const answer = await post('sts-tmp', 'alice-session', undefined, broken)
+    expect(answer.status).toBe(502)
+    const text = await answer.text()
+    expect(JSON.parse(text)).toMatchObject({ code: 'upstream_rejected' })
+    expect(text).not.toContain('not-the-token')
+    expect(logs.join('\n')).toMatch(/invalid token/)
+    expect(logs.join('\n')).not.toContain('not-the-token-0123456789')
+  })
+})
+
+describe('uploads through the proxy', () => {
+  test('the browser-side client uploads: credentials and save through the proxy, the accessUrl the service’s', async () => {
+    const bytes = new Uint8Array(200 * 1024).map((_, i) => (i * 7) % 251)
+    const asset = await browserClient('alice-session')
+      .upload(new Blob([bytes]), { name: 'report', extension: 'bin' })
+      .done()
+    expect(asset).toMatchObject({ name: 'report', extension: 'bin', size: bytes.length })
+    expect(new URL(asset.accessUrl).origin).toBe(new URL(sim.urls.open).origin)
+    expect(asset.key).toMatch(/^upload\/[^/]+\/u[\w-]{22}\//)
+    expect(await servedHash(asset.accessUrl)).toBe(sha256(bytes))
+  })
+
+  test("a key outside the caller's directory is refused before the service: another caller's, or the bare STS dir", async () => {
+    const bobs = await browserClient('bob-session')
+      .upload(new Blob(['bob']), { name: 'bob', extension: 'txt' })
+      .done()
+    const calls = serviceCalls()
+    const alice = browserClient('alice-session')
+    const material = (key: string) => ({ key, name: 'x', extension: 'txt', size: 3 })
+    const error = await rejection(alice.materials.save({ materials: [material(bobs.key)] }))
+    expect(error).toBeInstanceOf(ServicePermissionError)
+    expect(error).toMatchObject({ code: 'outside_upload_dir', status: 403 })
+    const bare = bobs.key.replace(/u[\w-]{22}\//, '')
+    const raw = await post('material-save', 'alice-session', { param: { materials: [material(bare)] } })
+    expect(raw.status).toBe(403)
+    expect(await raw.json()).toMatchObject({ issues: [{ path: 'materials.0.key' }] })
+    expect(calls.count()).toBe(0)
+    calls.done()
+  })
+
+  test('the save body is validated: not JSON, no materials, over 100 materials, a space the caller may not use', async () => {
+    const calls = serviceCalls()
+    expect((await post('material-save', 'alice-session', '{not json')).status).toBe(400)
+    const empty = await post('material-save', 'alice-session', { materials: [] })
+    expect(empty.status).toBe(400)
+    expect(await empty.json()).toMatchObject({ code: 'validation_error', issues: [{ path: 'materials' }] })
+    const dir = (await (await post('sts-tmp', 'alice-session')).json()).result.dir as string
+    const many = Array.from({ length: 101 }, (_, i) => ({
+      key: `${dir}${i}`,
+      name: `${i}`,
+      extension: 'txt',
+      size: 1,
+    }))
+    expect((await post('material-save', 'alice-session', { materials: many })).status).toBe(400)
+    const carol = await rejection(
+      browserClient('carol-session').materials.save({
+        orgId: '1001',
+        materials: [{ key: `${dir}x`, name: 'x', extension: 'txt', size: 1 }],
+      }),
+    )
+    // carol's directory is not alice's either: the key check comes first.
+    expect(carol).toMatchObject({ status: 403 })
+    expect(calls.count()).toBe(1) // the sts-tmp above
+    calls.done()
+  })
+
+  test('a caller limited to some spaces cannot save into another, even with a key of its own', async () => {
+    const dave = makeProxy({ authorize: () => ({ id: 'dave', orgIds: ['1'] }) })
+    const dir = (await (await post('sts-tmp', 'x', undefined, dave)).json()).result.dir as string
+    const answer = await post(
+      'material-save',
+      'x',
+      { orgId: '1001', materials: [{ key: `${dir}f/x.txt`, name: 'x', extension: 'txt', size: 1 }] },
+      dave,
+    )
+    expect(answer.status).toBe(403)
+    expect(await answer.json()).toMatchObject({ code: 'space_not_allowed' })
+  })
+})
+
+describe('the browser-side options', () => {
+  test('a token, openUrl or apiKey with proxyUrl is refused, and so is a missing proxyUrl', () => {
+    const refused = (options: object) => {
+      try {
+        createOpenClient(options as never)
+      } catch (error) {
+        expect(error).toBeInstanceOf(ServiceValidationError)
+        return (error as ServiceValidationError).issues.map((i) => i.path)
+      }
+      return []
+    }
+    expect(refused({ proxyUrl: BASE, token: { type: 'a', value: 'b' } })).toEqual(['token'])
+    expect(refused({ proxyUrl: BASE, openUrl: 'http://x', apiKey: 'k' })).toEqual(['openUrl', 'apiKey'])
+    expect(refused({ proxyUrl: '' })).toEqual(['proxyUrl'])
+    expect(refused({ proxyUrl: BASE, maxMaterialsPerSave: 0 })).toEqual(['maxMaterialsPerSave'])
+  })
+
+  test('uploadMany through the proxy: every file saved, in batches through the same route', async () => {
+    const results = await browserClient('alice-session')
+      .uploadMany(
+        [new Blob(['a']), new Blob(['bb'])].map((source, i) => ({ source, name: `f${i}`, extension: 'txt' })),
+      )
+      .done()
+    const saved: SavedMaterial[] = results.flatMap((r) => (r.status === 'fulfilled' ? [r.asset] : []))
+    expect(saved.map((s) => s.name)).toEqual(['f0', 'f1'])
+  })
+})
