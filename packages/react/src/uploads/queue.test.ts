@@ -13,7 +13,14 @@ interface FakeUpload extends Upload {
 }
 
 const asset = (key: string): UploadedAsset =>
-  ({ id: '1', key, name: key, accessUrl: `https://cdn.test/${key}`, size: 3, extension: 'bin' }) as UploadedAsset
+  ({
+    id: '1',
+    key,
+    name: key,
+    accessUrl: `https://cdn.test/${key}`,
+    size: 3,
+    extension: 'bin',
+  }) as UploadedAsset
 
 function fakeUpload(key: string): FakeUpload {
   let settle!: { resolve(a: UploadedAsset): void; reject(e: unknown): void }

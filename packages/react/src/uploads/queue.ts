@@ -75,14 +75,19 @@ export class UploadQueue {
     return new Promise((resolve) => entry.waiters.push(resolve))
   }
 
-  /** No new part starts; a queued upload does not start. */
-  pause(id?: string): void {
+  /**
+   * No new part starts; a queued upload does not start. Resolves once no request of these
+   * uploads is in flight (requests already sending finish and count).
+   */
+  pause(id?: string): Promise<void> {
+    const pausing: Promise<void>[] = []
     for (const entry of this.#select(id)) {
       if (entry.status !== 'queued' && entry.status !== 'uploading') continue
       entry.status = 'paused'
-      if (entry.active) void entry.handle?.pause()
+      if (entry.active && entry.handle) pausing.push(entry.handle.pause())
       this.#changed(entry)
     }
+    return Promise.all(pausing).then(() => undefined)
   }
 
   resume(id?: string): void {

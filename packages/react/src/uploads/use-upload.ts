@@ -27,8 +27,8 @@ export interface SingleUpload {
    * which and why); never rejects.
    */
   start(source: UploadSource, options?: UploadFileOptions): Promise<UploadedAsset | undefined>
-  /** No new part starts; requests already sending finish. */
-  pause(): void
+  /** No new part starts; resolves once no request is in flight (those already sending finish and count). */
+  pause(): Promise<void>
   /** Continues after `pause()`. */
   resume(): void
   /** Stops for good; stored parts are discarded. */
@@ -60,25 +60,28 @@ export function useUpload(options: UseUploadOptions = {}): SingleUpload {
 
   const { items } = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot)
   const item = items.at(-1)
+  // The queue holds the current upload only (start() removes the one before), so the actions
+  // without an id apply to it.
   const actions = useMemo(() => {
-    const current = () => queue.ids().at(-1)
-    const only = (id: string | undefined, act: (id: string) => void) => id !== undefined && act(id)
+    const reset = () => {
+      for (const id of queue.ids()) queue.remove(id)
+    }
     return {
       start(source: UploadSource, options?: UploadFileOptions) {
-        for (const id of queue.ids()) queue.remove(id)
+        reset()
         const [id] = queue.add(source, options)
         return queue.wait(id as string)
       },
-      pause: () => only(current(), (id) => queue.pause(id)),
-      resume: () => only(current(), (id) => queue.resume(id)),
-      abort: () => only(current(), (id) => queue.abort(id)),
+      pause: () => queue.pause(),
+      resume: () => queue.resume(),
+      abort: () => queue.abort(),
       retry() {
-        const id = current()
+        const id = queue.ids().at(-1)
         if (id === undefined) return Promise.resolve(undefined)
         queue.retry(id)
         return queue.wait(id)
       },
-      reset: () => only(current(), (id) => queue.remove(id)),
+      reset,
     }
   }, [queue])
   return {

@@ -21,8 +21,11 @@ export interface Uploads {
   add(sources: UploadSources, options?: UploadFileOptions): string[]
   /** Resolves with the saved asset once upload `id` is done, `undefined` if it fails, is aborted or removed. */
   wait(id: string): Promise<UploadedAsset | undefined>
-  /** No new part starts (requests already sending finish); queued uploads do not start. */
-  pause(id?: string): void
+  /**
+   * No new part starts; queued uploads do not start. Resolves once none of their requests is in
+   * flight (those already sending finish and count).
+   */
+  pause(id?: string): Promise<void>
   /** Continues paused uploads. */
   resume(id?: string): void
   /** Stops uploads for good; their stored parts are discarded. */
