@@ -1,5 +1,6 @@
 import { type FolderChoice, pickFolder, type SelectorError, uploadWithSelector } from '@service-sdk/selector'
 import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from 'react'
+import { reportUncaught } from '../report.ts'
 import { baseOptions, type PickerOptions, type SelectorFiles, type SelectorUploadOptions } from './options.ts'
 import { PickerSessions, type StartSession } from './sessions.ts'
 
@@ -22,14 +23,6 @@ export interface FolderPickerProps extends PickerOptions, SelectorUploadOptions 
   onCancel?(): void
   /** The selector failed (`timeout`, the page's error, ...). Without it the error is reported as uncaught. */
   onError?(error: SelectorError): void
-}
-
-function report(error: unknown): void {
-  if (typeof reportError === 'function') reportError(error)
-  else
-    queueMicrotask(() => {
-      throw error
-    })
 }
 
 /** The session the props ask for: flow 1 with `files`, else flow 2; inline in `container` when given. */
@@ -55,10 +48,9 @@ export function FolderPicker(props: FolderPickerProps): ReactNode {
 
   useEffect(() => {
     sessions.mount()
-    let cancelled = false
-    // A microtask later: StrictMode's first, simulated mount is cleaned up before then and opens nothing.
-    queueMicrotask(() => {
-      if (cancelled || sessions.open) return
+    // StrictMode runs this twice: the first page stays open (`unmount` waits a microtask to see
+    // whether the effect runs again) and the second run finds it open, so one page is shown.
+    if (!sessions.open) {
       const container = latest.current.inline ? (box.current ?? undefined) : undefined
       sessions.run(startFor(latest.current, container)).then(
         (choice) => {
@@ -69,14 +61,11 @@ export function FolderPicker(props: FolderPickerProps): ReactNode {
         (error: SelectorError) => {
           if (!sessions.mounted) return
           if (latest.current.onError) latest.current.onError(error)
-          else report(error)
+          else reportUncaught(error)
         },
       )
-    })
-    return () => {
-      cancelled = true
-      sessions.unmount()
     }
+    return () => sessions.unmount()
   }, [sessions])
 
   return props.inline ? <div ref={box} className={props.className} style={props.style} /> : null

@@ -69,7 +69,7 @@ describe('PickerSessions', () => {
   test('a start that throws synchronously rejects instead of throwing', async () => {
     const sessions = new PickerSessions()
     const pending = sessions.run(() => {
-      throw new SelectorError('invalid-options', 'appUrl must be http(s)')
+      throw new SelectorError('unsupported', 'no document here')
     })
     await expect(pending).rejects.toMatchObject({ name: 'SelectorError' })
     expect(sessions.open).toBe(false)

@@ -1,5 +1,6 @@
 import type { UploadedAsset } from '@service-sdk/open'
 import type { UploadClient } from '../client.tsx'
+import { reportUncaught } from '../report.ts'
 import { createEntry, type Entry, initialProgress, isSettled, toSources, viewOf } from './entry.ts'
 import { summarize } from './summary.ts'
 import type { UploadFileOptions, UploadItem, UploadSources, UploadSummary } from './types.ts'
@@ -17,14 +18,6 @@ export interface QueueSettings {
   concurrency: number
   throttleMs: number
   onSettled: ((item: UploadItem) => void) | undefined
-}
-
-function report(error: unknown): void {
-  if (typeof reportError === 'function') reportError(error)
-  else
-    queueMicrotask(() => {
-      throw error
-    })
 }
 
 /**
@@ -234,7 +227,7 @@ export class UploadQueue {
     try {
       this.settings.onSettled?.(viewOf(entry))
     } catch (error) {
-      report(error)
+      reportUncaught(error)
     }
   }
 

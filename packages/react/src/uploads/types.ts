@@ -38,7 +38,7 @@ export type UploadSources = UploadSource | readonly UploadSource[] | FileList
 export interface UploadSummary {
   /** Bytes sent, all uploads together (aborted ones left out). */
   loaded: number
-  /** Bytes of the uploads whose size is known (aborted ones left out). */
+  /** Bytes of all uploads (aborted ones left out); a stream whose size is not known yet counts what it has sent. */
   total: number
   /** `loaded / total`; `undefined` when nothing is there. */
   fraction: number | undefined
