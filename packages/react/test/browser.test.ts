@@ -250,6 +250,50 @@ describe.skipIf(!chromium.available)('in Chromium, a Vite + React page under Str
     )
   })
 
+  test('useUpload: start() resolves with the asset; a start() while one runs aborts it (resolving undefined); so does abort()', async (t) => {
+    const page = await openPage(t)
+    const single = page.locator('#single-state')
+    const resolved = async () => JSON.parse((await single.getAttribute('data-resolved')) ?? '[]') as string[]
+    const choose = (name: string, bytes: Buffer) =>
+      page.setInputFiles('#single', { name, mimeType: 'application/octet-stream', buffer: bytes })
+    const started = () =>
+      expect
+        .poll(async () => Number(await single.getAttribute('data-loaded')), { timeout: 20_000 })
+        .toBeGreaterThan(0)
+
+    const first = randomBytes(150 * KiB)
+    await choose('first.bin', first)
+    await expect.poll(resolved, { timeout: 20_000 }).toHaveLength(1)
+    const [url] = await resolved()
+    expect(await single.getAttribute('data-status')).toBe('done')
+    expect(await servedHash(url!)).toBe(sha256(first))
+
+    const parts = ossOp('UploadPart', 150)
+    t.onTestFinished(() => parts.remove())
+    const before = sim.control.snapshot().materials.length
+    await choose('slow.bin', randomBytes(1200 * KiB))
+    await started()
+    const next = randomBytes(60 * KiB)
+    await choose('next.bin', next)
+    await expect.poll(resolved, { timeout: 20_000 }).toHaveLength(3)
+    const [, replaced, nextUrl] = await resolved()
+    expect(replaced).toBe('undefined')
+    expect(await servedHash(nextUrl!)).toBe(sha256(next))
+
+    await choose('slow-again.bin', randomBytes(1200 * KiB))
+    await started()
+    await page.click('#single-abort')
+    await expect.poll(resolved, { timeout: 20_000 }).toHaveLength(4)
+    expect((await resolved())[3]).toBe('undefined')
+    expect(await single.getAttribute('data-status')).toBe('aborted')
+    expect(
+      sim.control
+        .snapshot()
+        .materials.slice(before)
+        .map((m) => m.name),
+    ).toEqual(['next'])
+  })
+
   test('useUploads: unmounting the component aborts its uploads; nothing is saved', async (t) => {
     const page = await openPage(t)
     const parts = ossOp('UploadPart', 150)

@@ -83,8 +83,8 @@ export function useFolderPicker(options: UseFolderPickerOptions): FolderPickerHa
 
   const pick = useCallback(() => run((signal) => pickFolder({ ...latest.current, signal })), [run])
   const upload = useCallback(
-    (files: SelectorFiles, upload: SelectorUploadOptions = {}) =>
-      run((signal) => uploadWithSelector({ ...baseOptions(latest.current), ...upload, files, signal })),
+    (files: SelectorFiles, flow1: SelectorUploadOptions = {}) =>
+      run((signal) => uploadWithSelector({ ...baseOptions(latest.current), ...flow1, files, signal })),
     [run],
   )
   const close = useCallback(() => sessions.close(), [sessions])

@@ -9,6 +9,7 @@ import { OpenClientProvider } from '@service-sdk/react'
 import { StrictMode, useState } from 'react'
 import { createRoot } from 'react-dom/client'
 import { PickerPanel } from './picker-panel.tsx'
+import { SingleUploadPanel } from './single-upload-panel.tsx'
 import { UploadsPanel } from './uploads-panel.tsx'
 import type {} from './window.ts'
 
@@ -44,6 +45,7 @@ function App() {
     <OpenClientProvider client={client}>
       <PickerPanel appUrl={appUrl} />
       {uploads && <UploadsPanel />}
+      <SingleUploadPanel />
     </OpenClientProvider>
   )
 }
