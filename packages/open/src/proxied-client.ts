@@ -57,10 +57,26 @@ function check(options: OpenProxyClientOptions): void {
   if (issues.length > 0) throw new ServiceValidationError('open client options', issues)
 }
 
-/** A relative `proxyUrl` is resolved against the page; openapi-fetch needs an absolute base. */
-function absolute(url: string): string {
-  const base = globalThis.location?.href
-  return (base ? new URL(url, base) : new URL(url)).href.replace(/\/+$/, '')
+// openapi-fetch needs an absolute base. A relative `proxyUrl` ('/api/upload') is resolved
+// against the page when a request is made, so a client created during server-side rendering
+// (no page yet) is fine until it is used there.
+const RELATIVE = 'http://relative-proxy-url.invalid'
+
+function baseOf(url: string): string {
+  return (URL.canParse(url) ? url : new URL(url, RELATIVE).href).replace(/\/+$/, '')
+}
+
+function resolve(url: string): string {
+  if (!url.startsWith(RELATIVE)) return url
+  const page = globalThis.location?.href
+  if (page) return new URL(url.slice(RELATIVE.length), page).href
+  throw new ServiceValidationError('open client options', [
+    {
+      path: 'proxyUrl',
+      message:
+        'is relative, and there is no page to resolve it against: give an absolute URL outside a browser',
+    },
+  ])
 }
 
 /**
@@ -74,7 +90,8 @@ function proxyFetch(options: OpenProxyClientOptions): typeof globalThis.fetch {
     headers.delete('authorization')
     const extra = typeof options.headers === 'function' ? await options.headers() : options.headers
     for (const [name, value] of new Headers(extra)) headers.set(name, value)
-    return inner(input, {
+    // The transport passes the URL as a string.
+    return inner(typeof input === 'string' ? resolve(input) : input, {
       ...init,
       headers,
       ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
@@ -90,7 +107,7 @@ export function createProxiedOpenClient(options: OpenProxyClientOptions): Proxie
   const transport = createTransport<ServicePaths>({
     ...common,
     area: 'open',
-    baseUrl: absolute(proxyUrl),
+    baseUrl: baseOf(proxyUrl),
     authorization: 'none',
     secrets: [],
     client: 'open-proxy',

@@ -57,7 +57,7 @@ window.uploadChosen = async (proxyUrl, session) => {
     const asset = await client(proxyUrl, session)
       .upload(file, { partSize: 256 * 1024 })
       .done()
-    return { asset: asset as ProxyPageResult['asset'], sha256 }
+    return { asset: asset as NonNullable<ProxyPageResult['asset']>, sha256 }
   } catch (error) {
     return { error: errorOf(error), sha256 }
   }

@@ -268,6 +268,13 @@ describe('the browser-side options', () => {
     expect(refused({ proxyUrl: BASE, maxMaterialsPerSave: 0 })).toEqual(['maxMaterialsPerSave'])
   })
 
+  test('a relative proxyUrl: a client made where there is no page (server-side rendering) is fine until it is used', async () => {
+    const ssr = createOpenClient({ proxyUrl: '/api/upload' })
+    const error = await rejection(ssr.credentials())
+    expect(error).toBeInstanceOf(ServiceValidationError)
+    expect(error).toMatchObject({ issues: [{ path: 'proxyUrl' }] })
+  })
+
   test('uploadMany through the proxy: every file saved, in batches through the same route', async () => {
     const results = await browserClient('alice-session')
       .uploadMany(

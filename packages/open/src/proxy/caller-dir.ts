@@ -24,6 +24,14 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
+/** Compares in time independent of where the texts differ: a mark is a MAC. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return difference === 0
+}
+
 /** Web Crypto (Node, Deno, Bun, edge runtimes alike): no `node:` import in the proxy. */
 export function createCallerDirs(secret: string): CallerDirs {
   const keyPromise = crypto.subtle.importKey(
@@ -34,7 +42,8 @@ export function createCallerDirs(secret: string): CallerDirs {
     ['sign'],
   )
   const mark = async (prefix: string, callerId: string) => {
-    const message = encoder.encode(`service-sdk upload dir\n${callerId}\n${prefix}`)
+    // JSON: the id and the prefix cannot run into each other, whatever characters they hold.
+    const message = encoder.encode(JSON.stringify(['service-sdk upload dir', callerId, prefix]))
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await keyPromise, message))
     // 128 bits of the MAC: enough that no one guesses a caller's mark.
     return `u${base64url(mac.subarray(0, 16)).slice(0, MARK_LENGTH)}`
@@ -53,7 +62,7 @@ export function createCallerDirs(secret: string): CallerDirs {
           .slice(0, i)
           .map((s) => `${s}/`)
           .join('')
-        if (segments[i] === (await mark(prefix, callerId))) return true
+        if (sameText(segments[i] as string, await mark(prefix, callerId))) return true
       }
       return false
     },

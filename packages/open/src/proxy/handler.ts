@@ -110,7 +110,13 @@ export function createUploadProxy(options: UploadProxyOptions): UploadProxy {
       ? failure(405, 'method_not_allowed', 'The upload proxy answers POST only.')
       : notFound(),
   )
-  app.onError((error) => upstreamFailure(error, logger, 'request'))
+  // A fault of the proxy itself (not of the service): 500, details in the server's log only.
+  app.onError((error) => {
+    logger.error('upload proxy: request failed', {
+      error: error instanceof Error ? error.message : String(error),
+    })
+    return failure(500, 'proxy_error', 'The upload proxy failed; the server log says why.')
+  })
   return async (request) => app.fetch(request)
 }
 

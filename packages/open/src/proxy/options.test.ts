@@ -21,7 +21,9 @@ const issuesOf = (options: Partial<UploadProxyOptions>) => {
 describe('upload proxy options', () => {
   test('valid options pass', () => {
     expect(issuesOf({})).toEqual([])
-    expect(issuesOf({ cors: { origin: ['https://a.example'], credentials: true }, maxBodyBytes: 4096 })).toEqual([])
+    expect(
+      issuesOf({ cors: { origin: ['https://a.example'], credentials: true }, maxBodyBytes: 4096 }),
+    ).toEqual([])
   })
 
   test('each bad option is named', () => {
