@@ -14,6 +14,7 @@ export default {
     'packages/selector',
     'packages/webhooks',
     'packages/simulator',
+    'packages/react',
   ],
   // Each package's typedoc.json lists its entry points (one per subpath export) and the few names
   // a public type is computed from but users never name (`intentionallyNotExported`).

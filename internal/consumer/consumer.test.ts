@@ -67,6 +67,7 @@ describe('each packed tarball', () => {
       '@service-sdk/cli',
       '@service-sdk/core',
       '@service-sdk/open',
+      '@service-sdk/react',
       '@service-sdk/selector',
       '@service-sdk/simulator',
       '@service-sdk/team',

@@ -36,6 +36,7 @@ const runnable = snippets.filter((s) => !s.typecheckOnly)
 const MIN_BLOCKS: Record<string, number> = {
   'packages/core/README.md': 2,
   'packages/open/README.md': 8,
+  'packages/react/README.md': 4,
   'packages/selector/README.md': 6,
   'packages/simulator/README.md': 6,
   'packages/team/README.md': 3,

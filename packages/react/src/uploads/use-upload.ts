@@ -1,0 +1,96 @@
+import type { UploadedAsset, UploadProgress, UploadSource } from '@service-sdk/open'
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
+import { useOpenClient } from '../client.tsx'
+import { UploadQueue } from './queue.ts'
+import { toSettings, type UploadHookOptions } from './settings.ts'
+import type { UploadFileOptions, UploadItem, UploadStatus } from './types.ts'
+
+/** Options of {@link useUpload}: the hook's own, and upload options for the file. */
+export interface UseUploadOptions extends UploadHookOptions {}
+
+/** What {@link useUpload} returns: the current upload's state (`idle` before the first) and its controls. */
+export interface SingleUpload {
+  status: UploadStatus | 'idle'
+  /** The current upload, or `undefined` when `idle`. */
+  item: UploadItem | undefined
+  /** Its progress (phase, loaded, total, rate, etaMs, paused), or `undefined` when `idle`. */
+  progress: UploadProgress | undefined
+  /** `loaded / total`, 0 to 1; `undefined` when idle or while the size is unknown. */
+  fraction: number | undefined
+  /** The saved asset, once done. */
+  asset: UploadedAsset | undefined
+  /** Why it failed, or the abort reason. */
+  error: unknown
+  /**
+   * Uploads `source` (aborting the current upload if it is still running). Resolves with the
+   * saved asset, or `undefined` when it fails or is aborted (then `status` and `error` say
+   * which and why); never rejects.
+   */
+  start(source: UploadSource, options?: UploadFileOptions): Promise<UploadedAsset | undefined>
+  /** No new part starts; resolves once no request is in flight (those already sending finish and count). */
+  pause(): Promise<void>
+  /** Continues after `pause()`. */
+  resume(): void
+  /** Stops for good; stored parts are discarded. */
+  abort(): void
+  /**
+   * After a failure: continues from the stored parts (after `abort()`: starts again). Resolves
+   * as `start()` does.
+   */
+  retry(): Promise<UploadedAsset | undefined>
+  /** Aborts the current upload if running and goes back to `idle`. */
+  reset(): void
+}
+
+/**
+ * One upload at a time with the open client (`@service-sdk/open`): progress, rate, ETA, pause,
+ * resume, abort, retry. A running upload is aborted when the component unmounts (not by
+ * StrictMode's simulated unmount). Throws a `ServiceValidationError` for bad options.
+ */
+export function useUpload(options: UseUploadOptions = {}): SingleUpload {
+  const client = useOpenClient(options.client)
+  const settings = toSettings(options, client, 1)
+  const [queue] = useState(() => new UploadQueue(settings))
+  queue.settings = settings
+
+  useEffect(() => {
+    queue.mount()
+    return () => queue.unmount()
+  }, [queue])
+
+  const { items } = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot)
+  const item = items.at(-1)
+  // The queue holds the current upload only (start() removes the one before), so the actions
+  // without an id apply to it.
+  const actions = useMemo(() => {
+    const reset = () => {
+      for (const id of queue.ids()) queue.remove(id)
+    }
+    return {
+      start(source: UploadSource, options?: UploadFileOptions) {
+        reset()
+        const [id] = queue.add(source, options)
+        return queue.wait(id as string)
+      },
+      pause: () => queue.pause(),
+      resume: () => queue.resume(),
+      abort: () => queue.abort(),
+      retry() {
+        const id = queue.ids().at(-1)
+        if (id === undefined) return Promise.resolve(undefined)
+        queue.retry(id)
+        return queue.wait(id)
+      },
+      reset,
+    }
+  }, [queue])
+  return {
+    status: item?.status ?? 'idle',
+    item,
+    progress: item?.progress,
+    fraction: item?.fraction,
+    asset: item?.asset,
+    error: item?.error,
+    ...actions,
+  }
+}
