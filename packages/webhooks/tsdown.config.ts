@@ -2,7 +2,15 @@ import { defineConfig } from 'tsdown'
 
 export default defineConfig({
   // One entry per subpath export: adapters and the test double stay out of the main bundle.
-  entry: ['src/index.ts', 'src/hono.ts', 'src/node.ts', 'src/testing.ts', 'src/worker-cli.ts'],
+  entry: [
+    'src/index.ts',
+    'src/hono.ts',
+    'src/node.ts',
+    'src/testing.ts',
+    'src/worker-cli.ts',
+    // The SQLite store's worker thread, loaded by path (see src/stores/sqlite-channel.ts).
+    'src/stores/sqlite-thread.ts',
+  ],
   format: ['esm', 'cjs'],
   dts: true,
   platform: 'node',

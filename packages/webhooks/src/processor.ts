@@ -8,6 +8,7 @@ import { type SchemaWarning, warningLog } from './warnings.ts'
 import {
   createWorker,
   type ProcessingOptions,
+  processingSettings,
   type RunTools,
   type Worker,
   type WorkerClock,
@@ -30,7 +31,7 @@ export interface HandlerContext {
    * PostgreSQL only: the transaction that marks this event done. Writes made through it commit
    * together with the done mark after every handler of the event succeeded, or not at all, so a
    * crash never makes them twice (exactly once). Opened on first call; every handler of the event
-   * shares it. Other stores reject with `invalid_options`.
+   * shares it. Other stores reject with `transaction_unavailable`.
    */
   transaction(): Promise<Pick<StoreTransaction, 'query'>>
 }
@@ -118,7 +119,7 @@ export function createProcessor(init: {
   const worker = createWorker({
     store: init.store,
     run: runEvent,
-    options: init.processing,
+    settings: processingSettings(init.processing),
     clock: init.clock,
     logger,
     errorLine,

@@ -200,7 +200,7 @@ describe('the token', () => {
   })
 
   it('never reaches logs, errors or stored rows', async () => {
-    const { receiver, store, lines } = setup({ processing: { retry: { maxAttempts: 1 } } })
+    const { receiver, store, lines } = setup({ processing: { retry: { maxRetries: 0 } } })
     const errors: string[] = []
     receiver.onError((error) => void errors.push(JSON.stringify(error.toJSON()), error.message))
     receiver.on('MATERIAL_DELETED', () => {
@@ -261,7 +261,7 @@ describe('processing', () => {
   })
 
   it('retries a failing handler with growing delays, then succeeds', async () => {
-    const { receiver, clock } = setup({ processing: { retry: { minDelayMs: 1000, maxDelayMs: 60_000 } } })
+    const { receiver, clock } = setup({ processing: { retry: { initialDelayMs: 1000, maxDelayMs: 60_000 } } })
     const errors: WebhookHandlerError[] = []
     receiver.onError((error) => void errors.push(error as WebhookHandlerError))
     let runs = 0
@@ -294,8 +294,8 @@ describe('processing', () => {
     expect(WebhookError.isInstance(errors[0])).toBe(true)
   })
 
-  it('moves an event to the dead letters after maxAttempts, with its last error; requeue runs it again', async () => {
-    const { receiver, clock } = setup({ processing: { retry: { maxAttempts: 3, minDelayMs: 10 } } })
+  it('moves an event to the dead letters after maxRetries retries, with its last error; requeue runs it again', async () => {
+    const { receiver, clock } = setup({ processing: { retry: { maxRetries: 2, initialDelayMs: 10 } } })
     const errors: WebhookHandlerError[] = []
     receiver.onError((error) => void errors.push(error as WebhookHandlerError))
     let broken = true
@@ -376,7 +376,7 @@ describe('processing', () => {
   })
 
   it('dead-letters an event whose worker died on it every time, without running it again', async () => {
-    const { receiver, store, clock } = setup({ processing: { retry: { maxAttempts: 2 } } })
+    const { receiver, store, clock } = setup({ processing: { retry: { maxRetries: 1 } } })
     const handler = vi.fn()
     receiver.on('MATERIAL_DELETED', handler)
     await post(receiver, token, S.deletedRecycle)

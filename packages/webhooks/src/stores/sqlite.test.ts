@@ -36,7 +36,12 @@ describe('sqliteStore', () => {
     db.close()
     const normal = sqliteStore(file(), { synchronous: 'NORMAL' })
     await normal.close()
-    expect(() => sqliteStore(file(), { synchronous: 'OFF' as 'FULL' })).toThrow(/FULL, NORMAL or EXTRA/)
+    expect(() => sqliteStore(file(), { synchronous: 'OFF' as 'FULL' })).toThrow(
+      expect.objectContaining({
+        code: 'validation_error',
+        issues: [{ path: 'synchronous', message: 'must be FULL, NORMAL or EXTRA' }],
+      }),
+    )
   })
 
   it('adds the order_key column to a table made before order keys existed, keeping its events', async () => {
@@ -108,6 +113,11 @@ describe('sqliteStore', () => {
   })
 
   it('refuses a table name that is not a plain identifier', () => {
-    expect(() => sqliteStore(file(), { table: 'x; DROP TABLE y' })).toThrow(/Invalid table name/)
+    expect(() => sqliteStore(file(), { table: 'x; DROP TABLE y' })).toThrow(
+      expect.objectContaining({
+        code: 'validation_error',
+        issues: [expect.objectContaining({ path: 'table' })],
+      }),
+    )
   })
 })
