@@ -48,6 +48,7 @@ function threadExecArgv(): string[] {
 export function workerChannel(config: EngineConfig, events: ChannelEvents): Channel {
   const worker = new Worker(threadEntry(), { workerData: config, execArgv: threadExecArgv() })
   let terminating = false
+  let held = false
   worker.unref()
   worker.on('message', (reply: EngineReply) => events.reply(reply))
   worker.on('error', (error) => events.lost(error.message, error))
@@ -56,7 +57,13 @@ export function workerChannel(config: EngineConfig, events: ChannelEvents): Chan
   })
   return {
     post: (message) => worker.postMessage(message),
-    hold: (awaiting) => (awaiting ? worker.ref() : worker.unref()),
+    hold(awaiting) {
+      // Called on every write and reply: touch the handle only when the answer changes.
+      if (awaiting === held) return
+      held = awaiting
+      if (awaiting) worker.ref()
+      else worker.unref()
+    },
     async terminate() {
       terminating = true
       await worker.terminate()
