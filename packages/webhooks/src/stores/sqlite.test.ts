@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -95,21 +94,6 @@ describe('sqliteStore', () => {
       },
     )
     await store.close()
-  })
-
-  it('lets the process exit while idle (its worker thread holds the event loop only while awaited)', () => {
-    const module = join(import.meta.dirname, 'sqlite.ts')
-    const script = `import { sqliteStore } from ${JSON.stringify(module)}
-      const store = sqliteStore(${JSON.stringify(file())})
-      console.log(await store.insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 }))`
-    const run = spawnSync(
-      process.execPath,
-      ['--conditions=@service-sdk/source', '--input-type=module', '-e', script],
-      { encoding: 'utf8', timeout: 20_000 },
-    )
-    expect(run.stdout.trim()).toBe('inserted')
-    expect(run.signal).toBeNull()
-    expect(run.status).toBe(0)
   })
 
   it('refuses a table name that is not a plain identifier', () => {
