@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { WebhookError } from '../errors.ts'
 import { respond, SqliteEngine } from './sqlite-engine.ts'
 import type { EngineConfig, EngineMessage, EngineReply } from './sqlite-protocol.ts'
 
@@ -46,7 +49,14 @@ function threadExecArgv(): string[] {
  * than JSON text (no escaping of the bodies, no parse on either side).
  */
 export function workerChannel(config: EngineConfig, events: ChannelEvents): Channel {
-  const worker = new Worker(threadEntry(), { workerData: config, execArgv: threadExecArgv() })
+  const entry = threadEntry()
+  if (!existsSync(entry)) {
+    throw new WebhookError(
+      `sqliteStore cannot find its worker thread's module (${fileURLToPath(entry)}): was @service-sdk/webhooks bundled into another file? Keep it external in your bundler, or use sqliteStore(path, { thread: 'main' }).`,
+      { code: 'unsupported_runtime' },
+    )
+  }
+  const worker = new Worker(entry, { workerData: config, execArgv: threadExecArgv() })
   let terminating = false
   let held = false
   worker.unref()
