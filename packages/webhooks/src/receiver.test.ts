@@ -391,17 +391,23 @@ describe('processing', () => {
   })
 
   it('keeps the lease of a slow handler, so no other worker runs it meanwhile', async () => {
+    // Store time is a manual clock: the lease expires only when the test moves it, however late
+    // the renewal timer fires on a busy machine.
     const store = memoryStoreForTests()
+    const clock = manualClock()
     const runs: string[] = []
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
     const make = (name: string) => {
       const receiver = createWebhookReceiver({
         token,
         store,
+        clock,
         processing: { autoStart: false, leaseMs: 150, pollIntervalMs: 10 },
       })
       receiver.on('MATERIAL_DELETED', async () => {
         runs.push(name)
-        await new Promise((resolve) => setTimeout(resolve, 600))
+        await released
       })
       return receiver
     }
@@ -410,7 +416,17 @@ describe('processing', () => {
     await post(a, token, S.deletedRecycle)
     const draining = a.drain()
     await vi.waitFor(() => expect(runs).toEqual(['a']))
+    const claimedUntil = (await store.get('evt_deleted_1'))!.leaseUntil!
+    // Past the first lease: only a renewal (every leaseMs / 3 while the handler runs) keeps it.
+    clock.advance(100)
+    await vi.waitFor(async () =>
+      expect((await store.get('evt_deleted_1'))!.leaseUntil).toBe(clock.now() + 150),
+    )
+    clock.advance(100)
+    expect(clock.now()).toBeGreaterThan(claimedUntil)
     b.start()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    release()
     await draining
     await b.stop()
     expect(runs).toEqual(['a'])
