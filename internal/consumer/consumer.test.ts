@@ -118,6 +118,7 @@ describe('a fresh npm project with the tarballs installed', () => {
       spaces: true,
       parse: 'function',
       selector: 'function',
+      sqlite: 'inserted pending',
     })
   })
 
@@ -129,6 +130,7 @@ describe('a fresh npm project with the tarballs installed', () => {
       orgId: null,
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       parse: 'function',
+      sqlite: 'inserted pending',
     })
   })
 
