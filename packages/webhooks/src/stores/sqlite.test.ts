@@ -91,8 +91,12 @@ describe('sqliteStore', () => {
       {
         code: 'store_unavailable',
         isRetryable: true,
+        message: expect.stringMatching(/cannot open .*x\.db/),
       },
     )
+    // Later calls keep the reason, also once the thread that could not open the file has exited.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await expect(store.counts()).rejects.toMatchObject({ message: expect.stringMatching(/cannot open/) })
     await store.close()
   })
 

@@ -270,9 +270,10 @@ class SqliteStore implements WebhookStore {
   }
 
   #failAll(error: WebhookError): void {
-    this.#failure = error
-    for (const waiter of this.#waiting.values()) for (const one of [waiter].flat()) one.reject(error)
-    for (const queued of this.#queue) queued.reject(error)
+    // The first failure says why (a thread that could not open the file then exits too).
+    const failure = (this.#failure ??= error)
+    for (const waiter of this.#waiting.values()) for (const one of [waiter].flat()) one.reject(failure)
+    for (const queued of this.#queue) queued.reject(failure)
     this.#waiting.clear()
     this.#queue = []
     this.#writing = false
