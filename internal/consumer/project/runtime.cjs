@@ -34,7 +34,7 @@ async function main() {
         orgId: orgIdForSave('1') ?? null,
         version: VERSION,
         parse: typeof parseWebhook,
-        sqlite: `${inserted} ${stored && stored.status}`,
+        sqlite: `${inserted} ${stored?.status}`,
       }),
     )
   } finally {

@@ -1,12 +1,13 @@
 // Node ESM, as an integrator's script: real calls against the simulator, all from the tarballs.
+
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { ServiceNotFoundError } from '@service-sdk/core'
 import { createOpenClient } from '@service-sdk/open'
 import { createSelector } from '@service-sdk/selector'
 import { startSimulator } from '@service-sdk/simulator'
 import { createTeamClient } from '@service-sdk/team'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { parseWebhook, sqliteStore } from '@service-sdk/webhooks'
 
 const sim = await startSimulator()

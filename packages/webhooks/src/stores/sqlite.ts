@@ -271,7 +271,8 @@ class SqliteStore implements WebhookStore {
 
   #failAll(error: WebhookError): void {
     // The first failure says why (a thread that could not open the file then exits too).
-    const failure = (this.#failure ??= error)
+    this.#failure ??= error
+    const failure = this.#failure
     for (const waiter of this.#waiting.values()) for (const one of [waiter].flat()) one.reject(failure)
     for (const queued of this.#queue) queued.reject(failure)
     this.#waiting.clear()
