@@ -119,6 +119,7 @@ describe('a fresh npm project with the tarballs installed', () => {
       spaces: true,
       parse: 'function',
       selector: 'function',
+      sqlite: 'inserted pending',
     })
   })
 
@@ -130,6 +131,7 @@ describe('a fresh npm project with the tarballs installed', () => {
       orgId: null,
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       parse: 'function',
+      sqlite: 'inserted pending',
     })
   })
 

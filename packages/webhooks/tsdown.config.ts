@@ -12,6 +12,8 @@ export default defineConfig({
     'src/node.ts',
     'src/testing.ts',
     'src/worker-cli.ts',
+    // The SQLite store's worker thread, loaded by path (see src/stores/sqlite-channel.ts).
+    'src/stores/sqlite-thread.ts',
   ],
   format: ['esm', 'cjs'],
   dts: true,

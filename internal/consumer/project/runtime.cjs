@@ -3,7 +3,10 @@ const { ServiceValidationError, VERSION } = require('@service-sdk/core')
 const { createOpenClient, orgIdForSave } = require('@service-sdk/open')
 const { startSimulator } = require('@service-sdk/simulator')
 const { createTeamClient } = require('@service-sdk/team')
-const { parseWebhook } = require('@service-sdk/webhooks')
+const { mkdtempSync } = require('node:fs')
+const { tmpdir } = require('node:os')
+const { join } = require('node:path')
+const { parseWebhook, sqliteStore } = require('@service-sdk/webhooks')
 
 async function main() {
   const sim = await startSimulator()
@@ -12,6 +15,11 @@ async function main() {
     const members = await team.members.list()
     const open = createOpenClient({ openUrl: sim.urls.open, token: sim.credentials.openToken })
     const credential = await open.credentials()
+    // The SQLite store's worker thread is its own module in the tarball.
+    const store = sqliteStore(join(mkdtempSync(join(tmpdir(), 'consumer-')), 'inbox.db'))
+    const inserted = await store.insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 })
+    const stored = await store.get('k')
+    await store.close()
     let refused = false
     try {
       createTeamClient({ baseUrl: 'nope', apiKey: '' })
@@ -26,6 +34,7 @@ async function main() {
         orgId: orgIdForSave('1') ?? null,
         version: VERSION,
         parse: typeof parseWebhook,
+        sqlite: `${inserted} ${stored?.status}`,
       }),
     )
   } finally {

@@ -65,3 +65,10 @@ export async function readCapped(
 function isWebStream(source: object): source is ReadableStream<Uint8Array> {
   return typeof (source as ReadableStream).getReader === 'function'
 }
+
+/** A body given whole (a string or bytes), checked against the cap; bytes as a Buffer without copying. */
+export function cappedWhole(body: string | Uint8Array, maxBytes: number): string | Buffer {
+  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+  if (size > maxBytes) throw tooLarge(maxBytes)
+  return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+}

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 
 /**
- * The de-duplication key of an event: its `eventId` when it has one (asset events, interface
- * §6.3), else a hash of its content (the folder callback has no id, field-notes §4). The hash is
+ * The de-duplication key of an event: its `eventId` when it has one (the asset events), else a
+ * hash of its content (the folder callback has no id; see docs/service/webhooks.md). The hash is
  * over a canonical form (keys sorted, ids as parsed), so whitespace or key order in a re-delivery
  * do not make it a new event.
  */

@@ -7,7 +7,14 @@ import { ServiceError, type ServiceErrorJSON } from '@service-sdk/core'
  *   `invalid_payload` (400 at the door; at processing time, the event is dead-lettered).
  * - `store_unavailable`: the event could not be stored (answered 503, so the sender retries).
  * - `handler_failed`: a handler threw; see `WebhookHandlerError`.
- * - `invalid_options`: the receiver or a store was configured wrongly.
+ * - `transaction_unavailable`: `context.transaction()` on a store without transactions, or a
+ *   query on a transaction that has ended.
+ * - `body_consumed`: a body parser read the request before the receiver (answered 500).
+ * - `unsupported_runtime`: what a store needs is missing (`node:sqlite` on an older Node, the
+ *   `pg` package).
+ *
+ * Bad options are not a `WebhookError`: they throw core's `ServiceValidationError` (code
+ * `validation_error`, with `issues`), before anything is opened.
  */
 export type WebhookErrorCode =
   | 'invalid_token'
@@ -18,7 +25,9 @@ export type WebhookErrorCode =
   | 'invalid_payload'
   | 'store_unavailable'
   | 'handler_failed'
-  | 'invalid_options'
+  | 'transaction_unavailable'
+  | 'body_consumed'
+  | 'unsupported_runtime'
 
 /** Errors of the webhook receiver; part of core's hierarchy, so `ServiceError.isInstance` holds. */
 export class WebhookError extends ServiceError {

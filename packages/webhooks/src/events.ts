@@ -24,7 +24,7 @@ export type FolderContentEvent = Omit<FolderContentCallback, 'eventTime'> &
 /** An event with its `eventTime` read: the raw text and the epoch milliseconds (see {@link EventTimeFields}). */
 export type WithTime<E> = E extends unknown ? Omit<E, 'eventTime'> & EventTimeFields : never
 
-/** The five asset events (interface §6.3), their `payload` typed per eventType (and changeType). */
+/** The five asset events (spec/openapi.yaml, `webhooks`), their `payload` typed per eventType (and changeType). */
 export type AssetWebhookEvent = WithTime<AssetEvent>
 
 /** An event whose eventType this SDK knows; `switch (event.eventType)` narrows it. */

@@ -14,7 +14,7 @@ import type { WebhookReceiver } from './receiver.ts'
  * - `express.json({ verify: keepRawBody })`: the bytes `verify` kept are used.
  * - `express.json()` alone: the stream is gone and the parsed object cannot be turned back into
  *   the bytes that were sent (large ids were rounded): a delivery with a valid token is answered
- *   500 (`invalid_options`, a message naming the parser) and nothing is stored, so the service
+ *   500 (`body_consumed`, a message naming the parser) and nothing is stored, so the service
  *   retries it. Mount the handler before the parser, or give the parser `verify: keepRawBody`.
  *   (`express.json()` also applies its own `limit`, 100 kB by default, before the handler runs.)
  * Unexpected errors go to `next(error)`.

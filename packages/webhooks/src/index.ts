@@ -1,4 +1,5 @@
-export type { RetryOptions } from './backoff.ts'
+export type { RetryOptions } from '@service-sdk/core'
+export { ServiceValidationError } from '@service-sdk/core'
 export { DEFAULT_MAX_BODY_BYTES } from './body.ts'
 export { MAX_JSON_DEPTH } from './decode.ts'
 export {

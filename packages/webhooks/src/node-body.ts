@@ -44,7 +44,7 @@ function consumed(): AsyncIterable<Uint8Array> {
           Promise.reject(
             new WebhookError(
               'The request body was already consumed (by a JSON body parser?). Mount webhooksNode() before body parsers, or use express.raw({ type: "application/json" }).',
-              { code: 'invalid_options', status: 500 },
+              { code: 'body_consumed', status: 500 },
             ),
           ),
       }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { WebhookError } from './errors.ts'
+import { ServiceValidationError } from '@service-sdk/core'
 import { type FrameworkRequest, nodeDelivery } from './node-body.ts'
 import type { WebhookReceiver } from './receiver.ts'
 
@@ -56,9 +56,9 @@ export function webhooksNode(
 
 function normalizedPath(path: string): string {
   if (typeof path !== 'string' || !path.startsWith('/') || /[?#]/.test(path))
-    throw new WebhookError('webhooksNode: `path` must start with / and hold no query (e.g. "/webhooks").', {
-      code: 'invalid_options',
-    })
+    throw new ServiceValidationError('webhooksNode options', [
+      { path: 'path', message: 'must start with / and hold no query (e.g. "/webhooks")' },
+    ])
   return path.replace(/\/+$/, '')
 }
 

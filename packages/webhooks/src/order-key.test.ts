@@ -44,10 +44,13 @@ describe('orderBy', () => {
     expect(lines.join('\n')).toMatch(/error webhooks: orderBy threw.*bad key/)
   })
 
-  it('refuses anything else, with invalid_options', () => {
+  it('refuses anything else, with a validation_error naming orderBy', () => {
     for (const bad of ['assetId', 'constructor', 7])
       expect(() => orderKeys(bad as OrderBy, captureLogger().logger)).toThrow(
-        expect.objectContaining({ code: 'invalid_options' }),
+        expect.objectContaining({
+          code: 'validation_error',
+          issues: [expect.objectContaining({ path: 'orderBy' })],
+        }),
       )
     expect(orderKeys(undefined, captureLogger().logger)).toBeUndefined()
   })

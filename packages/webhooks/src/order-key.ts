@@ -1,6 +1,6 @@
-import type { Logger } from '@service-sdk/core'
+import { type Logger, ServiceValidationError } from '@service-sdk/core'
 import { decodeBody } from './decode.ts'
-import { describeError, WebhookError } from './errors.ts'
+import { describeError } from './errors.ts'
 import type { WebhookEvent } from './events.ts'
 import { readWebhook } from './parse.ts'
 
@@ -24,9 +24,9 @@ export function orderKeys(orderBy: OrderBy | undefined, logger: Logger): OrderKe
   const builtIn =
     typeof orderBy === 'string' && Object.hasOwn(BUILT_IN, orderBy) ? BUILT_IN[orderBy] : undefined
   if (typeof orderBy !== 'function' && !builtIn) {
-    throw new WebhookError(`orderBy must be 'folderId', 'materialId' or a function.`, {
-      code: 'invalid_options',
-    })
+    throw new ServiceValidationError('createWebhookReceiver options', [
+      { path: 'orderBy', message: "must be 'folderId', 'materialId' or a function" },
+    ])
   }
   // The lossless parse (ids beyond 2^53 exact) is enough for the built-in keys; a function gets
   // the typed event, as handlers see it (the schema check costs more: see the README's figures).

@@ -6,10 +6,11 @@ import type { KnownEventType, WebhookEvent, WebhookEventOf } from './events.ts'
 import { isKnownEventType, readWebhook } from './parse.ts'
 import type { ClaimedEvent, StoreTransaction, WebhookStore } from './store.ts'
 import { traceProcessing } from './trace.ts'
-import { type SchemaWarning, warningLog } from './warnings.ts'
+import { type SchemaWarning, type WarningLog, warningLog } from './warnings.ts'
 import {
   createWorker,
   type ProcessingOptions,
+  processingSettings,
   type RunTools,
   type Worker,
   type WorkerClock,
@@ -32,7 +33,7 @@ export interface HandlerContext {
    * PostgreSQL only: the transaction that marks this event done. Writes made through it commit
    * together with the done mark after every handler of the event succeeded, or not at all, so a
    * crash never makes them twice (exactly once). Opened on first call; every handler of the event
-   * shares it. Other stores reject with `invalid_options`.
+   * shares it. Other stores reject with `transaction_unavailable`.
    */
   transaction(): Promise<Pick<StoreTransaction, 'query'>>
 }
@@ -53,8 +54,8 @@ export interface Processor {
   readonly worker: Worker
 }
 
-/** The handlers, the worker that runs them, and the error reports: shared by receivers and `runWorker`. */
-export function createProcessor(init: {
+/** What `createProcessor` is given. */
+export interface ProcessorInit {
   store: WebhookStore
   processing: ProcessingOptions
   clock: WorkerClock
@@ -67,114 +68,146 @@ export function createProcessor(init: {
   /** Keep the process alive while processing (a worker process); default false. */
   keepAlive?: boolean
   instrumentation?: Instrumentation | undefined
-}): Processor {
+}
+
+/** The registered handlers and what reports to them; passed to the functions below. */
+interface Handlers {
+  readonly logger: Logger
+  readonly redact: Redactor
+  readonly strict: boolean
+  readonly byType: Map<string, WebhookHandler<never>[]>
+  readonly any: WebhookHandler[]
+  readonly onError: Array<(error: WebhookError) => void | Promise<void>>
+  /** Event types already warned about for having no handler. */
+  readonly warnedNoHandler: Set<string>
+  readonly logWarnings: WarningLog
+}
+
+/** The handlers, the worker that runs them, and the error reports: shared by receivers and `runWorker`. */
+export function createProcessor(init: ProcessorInit): Processor {
   const { logger, redact } = init
-  const errorLine = (error: unknown): string => redact(describeError(error)).slice(0, 2000)
-  const handlers = new Map<string, WebhookHandler<never>[]>()
-  const anyHandlers: WebhookHandler[] = []
-  const errorHandlers: Array<(error: WebhookError) => void | Promise<void>> = []
-  const warnedNoHandler = new Set<string>()
-  const logWarnings = warningLog(logger.warn)
-
-  function reportError(error: WebhookError): void {
-    for (const handler of errorHandlers) {
-      try {
-        Promise.resolve(handler(error)).catch((e) =>
-          logger.error('webhooks: an onError handler failed', { error: describeError(e) }),
-        )
-      } catch (e) {
-        logger.error('webhooks: an onError handler failed', { error: describeError(e) })
-      }
-    }
+  const h: Handlers = {
+    logger,
+    redact,
+    strict: init.strict,
+    byType: new Map(),
+    any: [],
+    onError: [],
+    warnedNoHandler: new Set(),
+    logWarnings: warningLog(logger.warn),
   }
-
-  async function runEvent(stored: ClaimedEvent, tools: RunTools): Promise<void> {
-    const { event, warnings } = readWebhook(decodeBody(stored.body), {
-      strict: init.strict,
-      receivedAt: stored.receivedAt,
-    })
-    if (warnings.length > 0) logWarnings(event.eventType, stored.key, warnings)
-    const list = [...(handlers.get(event.eventType) ?? []), ...anyHandlers] as WebhookHandler[]
-    if (list.length === 0) {
-      if (!warnedNoHandler.has(event.eventType)) {
-        warnedNoHandler.add(event.eventType)
-        logger.warn('webhooks: no handler for an event type; its events are marked done', {
-          eventType: event.eventType,
-        })
-      }
-      return
-    }
-    const context: HandlerContext = {
-      key: stored.key,
-      attempt: stored.attempts,
-      receivedAt: stored.receivedAt,
-      warnings,
-      transaction: tools.transaction,
-    }
-    // Handlers run side by side; if one fails the event is retried, and every handler runs again.
-    const results = await Promise.allSettled(list.map(async (handler) => handler(event, context)))
-    const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
-    if (errors.length === 1) throw errors[0]
-    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} handlers failed`)
-  }
-
-  const traced = traceProcessing(init.instrumentation, runEvent)
+  const traced = traceProcessing(init.instrumentation, (event, tools) => runEvent(h, event, tools))
   const worker = createWorker({
     store: init.store,
     run: traced.run,
-    options: init.processing,
+    settings: processingSettings(init.processing),
     clock: init.clock,
     logger,
-    errorLine,
+    errorLine: (error) => errorLine(h, error),
     ...(init.ingestBusy ? { ingestBusy: init.ingestBusy } : {}),
     keepAlive: init.keepAlive ?? false,
     onFailure(event, error, retryAt) {
       traced.failed(event, error, retryAt)
-      if (!event) {
-        reportError(storeUnavailable('The store failed', error, redact))
-        return
-      }
-      const failure = new WebhookHandlerError({
-        key: event.key,
-        eventType: event.eventType,
-        attempt: event.attempts,
-        retryAt,
-        cause: error,
-        reason: errorLine(error),
-      })
-      const log = retryAt === undefined ? logger.error : logger.warn
-      log(`webhooks: ${redact(failure.message)}`, {
-        key: event.key,
-        eventType: event.eventType,
-        attempt: event.attempts,
-      })
-      reportError(failure)
+      reportFailure(h, event, error, retryAt)
     },
   })
-
   return {
-    on(eventType, handler) {
-      for (const type of typeof eventType === 'string' ? [eventType] : eventType) {
-        if (!isKnownEventType(type)) {
-          // Allowed (the service may add types), but most often a typo: say so once, at startup.
-          logger.warn('webhooks: a handler was registered for an event type this SDK does not know', {
-            eventType: type,
-          })
-        }
-        const list = handlers.get(type) ?? []
-        list.push(handler)
-        handlers.set(type, list)
-      }
-    },
-    onAny(handler) {
-      anyHandlers.push(handler)
-    },
-    onError(handler) {
-      errorHandlers.push(handler)
-    },
-    reportError,
+    on: (eventType, handler) => register(h, eventType, handler),
+    onAny: (handler) => void h.any.push(handler),
+    onError: (handler) => void h.onError.push(handler),
+    reportError: (error) => reportError(h, error),
     worker,
   }
+}
+
+function register(h: Handlers, eventType: string | readonly string[], handler: WebhookHandler<never>): void {
+  for (const type of typeof eventType === 'string' ? [eventType] : eventType) {
+    if (!isKnownEventType(type)) {
+      // Allowed (the service may add types), but most often a typo: say so once, at startup.
+      h.logger.warn('webhooks: a handler was registered for an event type this SDK does not know', {
+        eventType: type,
+      })
+    }
+    const list = h.byType.get(type) ?? []
+    list.push(handler)
+    h.byType.set(type, list)
+  }
+}
+
+/** One line for `lastError` and logs, secrets removed. */
+function errorLine(h: Handlers, error: unknown): string {
+  return h.redact(describeError(error)).slice(0, 2000)
+}
+
+function reportError(h: Handlers, error: WebhookError): void {
+  for (const handler of h.onError) {
+    try {
+      Promise.resolve(handler(error)).catch((e) =>
+        h.logger.error('webhooks: an onError handler failed', { error: describeError(e) }),
+      )
+    } catch (e) {
+      h.logger.error('webhooks: an onError handler failed', { error: describeError(e) })
+    }
+  }
+}
+
+/** A failed attempt (or, without an event, a store failure): logged and handed to `onError`. */
+function reportFailure(
+  h: Handlers,
+  event: ClaimedEvent | undefined,
+  error: unknown,
+  retryAt: number | undefined,
+) {
+  if (!event) {
+    reportError(h, storeUnavailable('The store failed', error, h.redact))
+    return
+  }
+  const failure = new WebhookHandlerError({
+    key: event.key,
+    eventType: event.eventType,
+    attempt: event.attempts,
+    retryAt,
+    cause: error,
+    reason: errorLine(h, error),
+  })
+  const log = retryAt === undefined ? h.logger.error : h.logger.warn
+  log(`webhooks: ${h.redact(failure.message)}`, {
+    key: event.key,
+    eventType: event.eventType,
+    attempt: event.attempts,
+  })
+  reportError(h, failure)
+}
+
+/** Parses and types the stored body, then runs every handler for its type and every `onAny` one. */
+async function runEvent(h: Handlers, stored: ClaimedEvent, tools: RunTools): Promise<void> {
+  const { event, warnings } = readWebhook(decodeBody(stored.body), {
+    strict: h.strict,
+    receivedAt: stored.receivedAt,
+  })
+  if (warnings.length > 0) h.logWarnings(event.eventType, stored.key, warnings)
+  const list = [...(h.byType.get(event.eventType) ?? []), ...h.any] as WebhookHandler[]
+  if (list.length === 0) {
+    if (!h.warnedNoHandler.has(event.eventType)) {
+      h.warnedNoHandler.add(event.eventType)
+      h.logger.warn('webhooks: no handler for an event type; its events are marked done', {
+        eventType: event.eventType,
+      })
+    }
+    return
+  }
+  const context: HandlerContext = {
+    key: stored.key,
+    attempt: stored.attempts,
+    receivedAt: stored.receivedAt,
+    warnings,
+    transaction: tools.transaction,
+  }
+  // Handlers run side by side; if one fails the event is retried, and every handler runs again.
+  const results = await Promise.allSettled(list.map(async (handler) => handler(event, context)))
+  const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
+  if (errors.length === 1) throw errors[0]
+  if (errors.length > 1) throw new AggregateError(errors, `${errors.length} handlers failed`)
 }
 
 /**

@@ -200,7 +200,7 @@ describe('the token', () => {
   })
 
   it('never reaches logs, errors or stored rows', async () => {
-    const { receiver, store, lines } = setup({ processing: { retry: { maxAttempts: 1 } } })
+    const { receiver, store, lines } = setup({ processing: { retry: { maxRetries: 0 } } })
     const errors: string[] = []
     receiver.onError((error) => void errors.push(JSON.stringify(error.toJSON()), error.message))
     receiver.on('MATERIAL_DELETED', () => {
@@ -261,7 +261,7 @@ describe('processing', () => {
   })
 
   it('retries a failing handler with growing delays, then succeeds', async () => {
-    const { receiver, clock } = setup({ processing: { retry: { minDelayMs: 1000, maxDelayMs: 60_000 } } })
+    const { receiver, clock } = setup({ processing: { retry: { initialDelayMs: 1000, maxDelayMs: 60_000 } } })
     const errors: WebhookHandlerError[] = []
     receiver.onError((error) => void errors.push(error as WebhookHandlerError))
     let runs = 0
@@ -294,8 +294,8 @@ describe('processing', () => {
     expect(WebhookError.isInstance(errors[0])).toBe(true)
   })
 
-  it('moves an event to the dead letters after maxAttempts, with its last error; requeue runs it again', async () => {
-    const { receiver, clock } = setup({ processing: { retry: { maxAttempts: 3, minDelayMs: 10 } } })
+  it('moves an event to the dead letters after maxRetries retries, with its last error; requeue runs it again', async () => {
+    const { receiver, clock } = setup({ processing: { retry: { maxRetries: 2, initialDelayMs: 10 } } })
     const errors: WebhookHandlerError[] = []
     receiver.onError((error) => void errors.push(error as WebhookHandlerError))
     let broken = true
@@ -376,7 +376,7 @@ describe('processing', () => {
   })
 
   it('dead-letters an event whose worker died on it every time, without running it again', async () => {
-    const { receiver, store, clock } = setup({ processing: { retry: { maxAttempts: 2 } } })
+    const { receiver, store, clock } = setup({ processing: { retry: { maxRetries: 1 } } })
     const handler = vi.fn()
     receiver.on('MATERIAL_DELETED', handler)
     await post(receiver, token, S.deletedRecycle)
@@ -391,17 +391,23 @@ describe('processing', () => {
   })
 
   it('keeps the lease of a slow handler, so no other worker runs it meanwhile', async () => {
+    // Store time is a manual clock: the lease expires only when the test moves it, however late
+    // the renewal timer fires on a busy machine.
     const store = memoryStoreForTests()
+    const clock = manualClock()
     const runs: string[] = []
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
     const make = (name: string) => {
       const receiver = createWebhookReceiver({
         token,
         store,
+        clock,
         processing: { autoStart: false, leaseMs: 150, pollIntervalMs: 10 },
       })
       receiver.on('MATERIAL_DELETED', async () => {
         runs.push(name)
-        await new Promise((resolve) => setTimeout(resolve, 600))
+        await released
       })
       return receiver
     }
@@ -410,7 +416,17 @@ describe('processing', () => {
     await post(a, token, S.deletedRecycle)
     const draining = a.drain()
     await vi.waitFor(() => expect(runs).toEqual(['a']))
+    const claimedUntil = (await store.get('evt_deleted_1'))!.leaseUntil!
+    // Past the first lease: only a renewal (every leaseMs / 3 while the handler runs) keeps it.
+    clock.advance(100)
+    await vi.waitFor(async () =>
+      expect((await store.get('evt_deleted_1'))!.leaseUntil).toBe(clock.now() + 150),
+    )
+    clock.advance(100)
+    expect(clock.now()).toBeGreaterThan(claimedUntil)
     b.start()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    release()
     await draining
     await b.stop()
     expect(runs).toEqual(['a'])

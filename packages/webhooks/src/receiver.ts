@@ -1,18 +1,18 @@
-import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
+import { createRedactor, type Logger, redactingLogger, ServiceValidationError } from '@service-sdk/core'
 import type { Instrumentation } from '@service-sdk/core/internal'
-import { type Admitted, admit } from './admit.ts'
-import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts'
-import { bodyText } from './decode.ts'
-import { WebhookError } from './errors.ts'
+import { DEFAULT_MAX_BODY_BYTES } from './body.ts'
+import type { WebhookError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from './events.ts'
 import { type OrderBy, orderKeys } from './order-key.ts'
-import { createProcessor, storeUnavailable, type WebhookHandler } from './processor.ts'
+import { createProcessor, type WebhookHandler } from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'
+import { type Intake, receive } from './receiver/intake.ts'
 import type { EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
 import { sqliteStore } from './stores/sqlite.ts'
-import { lastPathSegment, tokenCheck } from './token.ts'
+import { throttledWarning } from './throttled-warning.ts'
+import { tokenCheck } from './token.ts'
 import { traceDelivery } from './trace.ts'
-import type { ProcessingOptions, WorkerClock } from './worker.ts'
+import type { ProcessingOptions, Worker, WorkerClock } from './worker.ts'
 
 export type { HandlerContext, WebhookHandler } from './processor.ts'
 
@@ -122,30 +122,18 @@ export interface WebhookReceiver {
   readonly store: WebhookStore
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' }
-const ACK = JSON.stringify({ received: true })
-const ACK_DUPLICATE = JSON.stringify({ received: true, duplicate: true })
-
+/**
+ * A receiver: the intake (receiver/intake.ts) stores each delivery and acknowledges it; the
+ * processor (processor.ts) runs the handlers on what was stored, here or in `runWorker`s.
+ */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
-  if (typeof options !== 'object' || options === null || !('token' in options)) {
-    throw new WebhookError(
-      'createWebhookReceiver needs `token` (see generateWebhookToken()), or `token: false` to turn the check off explicitly.',
-      { code: 'invalid_options' },
-    )
-  }
+  const maxBodyBytes = checkOptions(options)
   const check = tokenCheck(options.token)
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
-    throw new WebhookError('maxBodyBytes must be a positive integer.', { code: 'invalid_options' })
-  }
   const redact = createRedactor(check.secrets)
   const logger = redactingLogger(options.logger, redact)
   const clock = options.clock ?? { now: Date.now, random: Math.random }
   const store = options.store ?? sqliteStore('webhooks.sqlite')
   const orderKeyOf = orderKeys(options.orderBy, logger)
-
-  // Requests being received now: processing yields to them when the event loop is saturated.
-  let receiving = 0
   const processing = options.processing === false ? undefined : options.processing
   const processor = createProcessor({
     store,
@@ -154,172 +142,100 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     logger,
     redact,
     strict: options.strict === true,
-    ingestBusy: () => receiving > 0,
+    // Called once processing runs, after `intake` below exists.
+    ingestBusy: () => intake.receiving > 0,
     instrumentation: options.instrumentation,
   })
-  const { worker, reportError } = processor
-  const warnUnknownToken = throttledWarning(
+  const { worker } = processor
+  const intake: Intake = {
+    check,
+    maxBodyBytes,
+    store,
+    clock,
     logger,
-    (n) => `webhooks: refused ${n} request(s) with an unknown token (404) in the last minute`,
-  )
-
-  function refuse(error: WebhookError): Receipt {
-    const status = error.status ?? 400
-    // A wrong token looks exactly like a URL that does not exist.
-    if (status === 404) return { status, headers: { 'content-type': 'text/plain' }, body: 'Not Found', error }
-    const headers: Record<string, string> = { ...JSON_HEADERS }
-    if (status === 405) headers.allow = 'POST'
-    if (status === 503) headers['retry-after'] = '1'
-    if (status === 413) headers.connection = 'close'
-    return { status, headers, body: JSON.stringify({ error: error.code, message: error.message }), error }
+    redact,
+    orderKeyOf,
+    worker,
+    reportError: processor.reportError,
+    warnUnknownToken: throttledWarning(
+      logger,
+      (n) => `webhooks: refused ${n} request(s) with an unknown token (404) in the last minute`,
+    ),
+    receiving: 0,
   }
-
-  async function receive(delivery: Delivery): Promise<Receipt> {
-    receiving++
-    try {
-      return await traceDelivery(options.instrumentation, delivery, () => admitAndStore(delivery))
-    } finally {
-      receiving--
-    }
-  }
-
-  async function admitAndStore(delivery: Delivery): Promise<Receipt> {
-    if (!check(lastPathSegment(delivery.url))) {
-      warnUnknownToken()
-      return refuse(new WebhookError('Unknown receiver token.', { code: 'invalid_token', status: 404 }))
-    }
-    if (delivery.method !== 'POST') {
-      return refuse(new WebhookError('Only POST is accepted.', { code: 'method_not_allowed', status: 405 }))
-    }
-    if (!isJsonContentType(delivery.contentType)) {
-      return refuse(
-        new WebhookError('The body must be JSON (Content-Type: application/json).', {
-          code: 'unsupported_media_type',
-          status: 415,
-        }),
-      )
-    }
-    let text: string
-    let admitted: Admitted
-    try {
-      const { body } = delivery
-      const raw =
-        typeof body === 'string' || body instanceof Uint8Array
-          ? capped(body, maxBodyBytes)
-          : await readCapped(body, maxBodyBytes, delivery.contentLength)
-      text = typeof raw === 'string' ? raw : bodyText(raw)
-      admitted = admit(text)
-    } catch (error) {
-      if (!WebhookError.isInstance(error)) throw error
-      logger.warn(`webhooks: refused a delivery (${error.status}): ${error.message}`)
-      return refuse(error)
-    }
-    const { key, eventType } = admitted
-    const receivedAt = clock.now()
-    const orderKey = orderKeyOf?.(text, receivedAt) ?? null
-    let outcome: 'inserted' | 'duplicate'
-    try {
-      outcome = await store.insert({
-        key,
-        eventType,
-        body: text,
-        receivedAt,
-        ...(orderKey === null ? {} : { orderKey }),
-      })
-    } catch (cause) {
-      const error = storeUnavailable(
-        'The event could not be stored, so it was not acknowledged',
-        cause,
-        redact,
-        503,
-      )
-      logger.error(`webhooks: ${error.message}`, { key, eventType })
-      reportError(error)
-      return refuse(error)
-    }
-    if (outcome === 'inserted') {
-      logger.debug('webhooks: stored an event', { key, eventType })
-      worker.wake()
-      return { status: 200, headers: JSON_HEADERS, body: ACK, key, eventType, duplicate: false }
-    }
-    logger.debug('webhooks: acknowledged a duplicate', { key, eventType })
-    return { status: 200, headers: JSON_HEADERS, body: ACK_DUPLICATE, key, eventType, duplicate: true }
-  }
-
+  const deliver = (delivery: Delivery): Promise<Receipt> =>
+    traceDelivery(options.instrumentation, delivery, () => receive(intake, delivery))
   // Next turn: the `on()` calls right after createWebhookReceiver() are registered by then.
   const autoStart =
-    processing === undefined && options.processing === false
+    options.processing === false || processing?.autoStart === false
       ? undefined
-      : processing?.autoStart === false
-        ? undefined
-        : setImmediate(() => worker.start())
-
-  const receiver: WebhookReceiver = {
+      : setImmediate(() => worker.start())
+  const stop = () => {
+    clearImmediate(autoStart)
+    return worker.stop()
+  }
+  return {
     on: processor.on,
     onAny: processor.onAny,
     onError: processor.onError,
-    async fetch(request) {
-      const receipt = await receive({
-        method: request.method,
-        url: request.url,
-        contentType: request.headers.get('content-type'),
-        contentLength: request.headers.get('content-length'),
-        body: request.body,
-      })
-      return new Response(receipt.body, { status: receipt.status, headers: receipt.headers })
-    },
-    receive,
+    fetch: (request) => fetchEntry(deliver, request),
+    receive: deliver,
     start: () => worker.start(),
-    stop() {
-      clearImmediate(autoStart)
-      return worker.stop()
-    },
+    stop,
     drain: () => worker.drain(),
     async close() {
-      clearImmediate(autoStart)
-      await worker.stop()
+      await stop()
       await store.close()
     },
     readiness: () => readiness(store, redact),
-    events: {
-      get: (key) => store.get(key),
-      list: (listOptions) => store.list(listOptions),
-      counts: () => store.counts(),
-      async requeue(keys) {
-        const n = await store.requeue(keys === undefined ? { now: clock.now() } : { keys, now: clock.now() })
-        if (n > 0) worker.wake()
-        return n
-      },
-      prune: ({ olderThanMs, status }) =>
-        store.prune({ before: clock.now() - olderThanMs, ...(status === undefined ? {} : { status }) }),
-    },
+    events: inspection(store, clock, worker),
     store,
   }
-
-  return receiver
 }
 
-/** A warning logged at most once a minute, saying how many times it happened meanwhile. */
-function throttledWarning(logger: Logger, message: (count: number) => string): () => void {
-  let count = 0
-  let timer: ReturnType<typeof setTimeout> | undefined
-  return () => {
-    count++
-    if (timer) return
-    logger.warn(message(count))
-    count = 0
-    timer = setTimeout(() => {
-      timer = undefined
-      if (count > 0) logger.warn(message(count))
-      count = 0
-    }, 60_000)
-    timer.unref?.()
+/** Checks what `tokenCheck` does not; returns `maxBodyBytes` with its default. */
+function checkOptions(options: WebhookReceiverOptions): number {
+  if (typeof options !== 'object' || options === null || !('token' in options)) {
+    throw new ServiceValidationError('createWebhookReceiver options', [
+      {
+        path: 'token',
+        message: 'required (see generateWebhookToken()), or `token: false` to turn the check off explicitly',
+      },
+    ])
   }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new ServiceValidationError('createWebhookReceiver options', [
+      { path: 'maxBodyBytes', message: 'must be a positive integer' },
+    ])
+  }
+  return maxBodyBytes
 }
 
-function capped(body: string | Uint8Array, maxBytes: number): string | Buffer {
-  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
-  if (size > maxBytes)
-    throw new WebhookError(`The body exceeds ${maxBytes} bytes.`, { code: 'payload_too_large', status: 413 })
-  return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+/** The Web-standard entry: Request in, Response out. */
+async function fetchEntry(deliver: WebhookReceiver['receive'], request: Request): Promise<Response> {
+  const receipt = await deliver({
+    method: request.method,
+    url: request.url,
+    contentType: request.headers.get('content-type'),
+    contentLength: request.headers.get('content-length'),
+    body: request.body,
+  })
+  return new Response(receipt.body, { status: receipt.status, headers: receipt.headers })
+}
+
+/** `receiver.events`: inspection and replay of the store. */
+function inspection(store: WebhookStore, clock: WorkerClock, worker: Worker): WebhookReceiver['events'] {
+  return {
+    get: (key) => store.get(key),
+    list: (listOptions) => store.list(listOptions),
+    counts: () => store.counts(),
+    async requeue(keys) {
+      const n = await store.requeue(keys === undefined ? { now: clock.now() } : { keys, now: clock.now() })
+      if (n > 0) worker.wake()
+      return n
+    },
+    prune: ({ olderThanMs, status }) =>
+      store.prune({ before: clock.now() - olderThanMs, ...(status === undefined ? {} : { status }) }),
+  }
 }

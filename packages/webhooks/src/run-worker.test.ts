@@ -52,7 +52,7 @@ describe('runWorker', () => {
     expect((await store.get('evt_deleted_1'))?.status).toBe('pending')
   })
 
-  it('rejects context.transaction() with invalid_options on a store without transactions', async () => {
+  it('rejects context.transaction() with transaction_unavailable on a store without transactions', async () => {
     const store = await stored(S.deletedRecycle, 'evt_deleted_1')
     const errors: WebhookError[] = []
     const worker = runWorker({

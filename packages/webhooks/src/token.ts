@@ -1,5 +1,5 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { WebhookError } from './errors.ts'
+import { ServiceValidationError } from '@service-sdk/core'
 
 /**
  * The service signs nothing, so the receiver URL itself is the credential: its last path segment
@@ -28,18 +28,23 @@ export function tokenCheck(token: string | readonly string[] | false | undefined
   if (token === false) return Object.assign(() => true, { secrets: [] as string[] })
   const tokens = typeof token === 'string' ? [token] : token
   if (!tokens || tokens.length === 0) {
-    throw new WebhookError(
-      'createWebhookReceiver needs `token`: the last path segment of the URL you subscribe (generate one with generateWebhookToken()). Pass `token: false` only if something else authenticates the sender.',
-      { code: 'invalid_options' },
-    )
+    throw new ServiceValidationError('createWebhookReceiver options', [
+      {
+        path: 'token',
+        message:
+          'createWebhookReceiver needs `token`: the last path segment of the URL you subscribe (generate one with generateWebhookToken()). Pass `token: false` only if something else authenticates the sender',
+      },
+    ])
   }
   for (const [i, t] of tokens.entries()) {
     if (typeof t !== 'string' || !TOKEN_SHAPE.test(t)) {
       // The message describes the token without repeating it.
-      throw new WebhookError(
-        `Webhook token #${i + 1} is not usable: it must be 22 to 512 characters of A-Z a-z 0-9 _ - (at least 128 bits of randomness; use generateWebhookToken()).`,
-        { code: 'invalid_options' },
-      )
+      throw new ServiceValidationError('createWebhookReceiver options', [
+        {
+          path: typeof token === 'string' ? 'token' : `token[${i}]`,
+          message: `token #${i + 1} is not usable: it must be 22 to 512 characters of A-Z a-z 0-9 _ - (at least 128 bits of randomness; use generateWebhookToken())`,
+        },
+      ])
     }
   }
   // Hashing both sides gives equal-length inputs to timingSafeEqual, so neither the content nor

@@ -55,10 +55,13 @@ export function unknownValues(eventType: string, event: unknown): SchemaWarning[
  * Logs each (event type, field, value) once per process: a new enum value arrives with every
  * event of its kind, and one line says it. Remembers the last MAX_SEEN pairs.
  */
-export function warningLog(log: (message: string, fields: Record<string, unknown>) => void) {
+/** Logs an event's schema warnings (see `warningLog`). */
+export type WarningLog = (eventType: string, key: string, warnings: readonly SchemaWarning[]) => void
+
+export function warningLog(log: (message: string, fields: Record<string, unknown>) => void): WarningLog {
   const MAX_SEEN = 1000
   const seen = new Set<string>()
-  return (eventType: string, key: string, warnings: readonly SchemaWarning[]): void => {
+  return (eventType, key, warnings) => {
     for (const w of warnings) {
       const value = shown(w.value)
       // Array indexes apart, the same field: assets.0.source and assets.7.source are one.

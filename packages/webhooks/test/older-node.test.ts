@@ -23,7 +23,7 @@ describe.skipIf(!node)(`sqliteStore on Node ${node?.version ?? '(none)'}`, () =>
     })
     expect(JSON.parse(out)).toEqual({
       isWebhookError: true,
-      code: 'invalid_options',
+      code: 'unsupported_runtime',
       message: `sqliteStore needs node:sqlite, built into Node 22.13 and later (23.4 on Node 23); this is Node ${node?.version}. Upgrade Node, or use postgresStore.`,
     })
   })

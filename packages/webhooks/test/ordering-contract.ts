@@ -73,7 +73,7 @@ export function orderingContract(name: string, open: () => Promise<WebhookStore>
     }
 
     it('runs the events of one key one at a time in arrival order (concurrency 8, a failure retried); other keys and keyless events go on', async () => {
-      const t = await setup({ processing: { retry: { minDelayMs: 1000, maxDelayMs: 1000 } } })
+      const t = await setup({ processing: { retry: { initialDelayMs: 1000, maxDelayMs: 1000 } } })
       try {
         // Three assets, five events each, interleaved; five events naming two assets (no key).
         const bodies: string[] = []
@@ -124,7 +124,9 @@ export function orderingContract(name: string, open: () => Promise<WebhookStore>
     })
 
     it('lets a dead event release its key: the next events of the key run', async () => {
-      const t = await setup({ processing: { retry: { maxAttempts: 2, minDelayMs: 1000, maxDelayMs: 1000 } } })
+      const t = await setup({
+        processing: { retry: { maxRetries: 1, initialDelayMs: 1000, maxDelayMs: 1000 } },
+      })
       try {
         await t.send([0, 1, 2].map((i) => deleted(`a-${i}`, [7])))
         t.failWhen((run) => run.id === 'a-0')

@@ -16,13 +16,13 @@ const exporter = new InMemorySpanExporter()
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
 afterEach(() => exporter.reset())
 
-function tracedReceiver(maxAttempts = 3) {
+function tracedReceiver(maxRetries = 2) {
   const clock = manualClock()
   const receiver = createWebhookReceiver({
     token,
     store: memoryStoreForTests(),
     clock,
-    processing: { autoStart: false, retry: { maxAttempts, minDelayMs: 1000, maxDelayMs: 1000 } },
+    processing: { autoStart: false, retry: { maxRetries, initialDelayMs: 1000, maxDelayMs: 1000 } },
     instrumentation: otelInstrumentation({ tracerProvider: provider }),
   })
   return { receiver, clock }
@@ -121,7 +121,7 @@ describe('webhook spans', () => {
   })
 
   it('the last attempt of a failing event ends as dead', async () => {
-    const { receiver } = tracedReceiver(1)
+    const { receiver } = tracedReceiver(0)
     receiver.on('MATERIAL_DELETED', async () => {
       throw new RangeError('never works')
     })

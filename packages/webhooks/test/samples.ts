@@ -1,5 +1,5 @@
 /**
- * Raw bodies as the service sends them (interface §6.2/§6.3, field-notes §3): ids as raw JSON
+ * Raw bodies as the service sends them (spec/openapi.yaml `webhooks`; docs/service/webhooks.md): ids as raw JSON
  * integers, often beyond 2^53, so they are written as text here, never through JSON.stringify.
  */
 export const BIG = '1951438207513255936' // > 2^53: JSON.parse would round it

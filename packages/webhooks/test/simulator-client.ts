@@ -1,6 +1,6 @@
 /**
  * Just enough of an open-API client to make the simulator emit events: plain fetch and a V1
- * OSS signature (field-notes §2). It does not use @service-sdk/open on purpose: the receiver's
+ * OSS signature (see docs/service/webhooks.md). It does not use @service-sdk/open on purpose: the receiver's
  * tests must not depend on the client package.
  */
 import { createHmac } from 'node:crypto'
@@ -69,7 +69,7 @@ function put(credential: Credential, key: string, data: Buffer): Promise<void> {
   const type = 'application/octet-stream'
   const toSign = `PUT\n\n${type}\n${date}\nx-oss-date:${date}\nx-oss-security-token:${credential.securityToken}\n/${credential.bucket}/${key}`
   const signature = createHmac('sha1', credential.accessKeySecret).update(toSign).digest('base64')
-  // endPoint is a host (interface §2.3), possibly with a scheme.
+  // endPoint is a host (docs/service/webhooks.md), possibly with a scheme.
   const { hostname: host, port } = new URL(
     /^https?:\/\//.test(credential.endPoint) ? credential.endPoint : `http://${credential.endPoint}`,
   )

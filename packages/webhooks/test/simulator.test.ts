@@ -80,7 +80,7 @@ describe('events from the simulator', () => {
     m.updateMetadata(hero, { changeType: 'VALIDITY', validityStatus: 2, daysToExpire: 3, isPermanent: false })
     m.updateMetadata(hero, { changeType: 'TAGS', tagNames: ['summer', 'homepage'] })
     m.updateMetadata(banner, { changeType: 'METADATA', metadata: { campaign: 'summer' } })
-    // An ownership transfer gives the asset a new id (interface §6.3), so it comes last for banner.
+    // An ownership transfer gives the asset a new id (spec/openapi.yaml, `OwnerChange`), so it comes last for banner.
     m.updateMetadata(banner, { changeType: 'OWNER', ownerUserId: '1673603133161799680' })
     m.updateMetadata(logo, { changeType: 'CUSTOM_FIELD', customFields: [{ templateId: '501', value: 'Q3' }] })
     m.addVersion(hero, spare)

@@ -107,7 +107,7 @@ async function listen(ctx: Context, options: ListenOptions): Promise<void> {
     token,
     store: sqliteStore(join(dir, 'listen.sqlite')),
     processing: {
-      retry: { maxAttempts: options.maxAttempts, minDelayMs: 500, maxDelayMs: 30_000 },
+      retry: { maxRetries: options.maxAttempts - 1, initialDelayMs: 500, maxDelayMs: 30_000 },
       pollIntervalMs: 200,
     },
   })

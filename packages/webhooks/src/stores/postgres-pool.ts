@@ -49,14 +49,14 @@ function loadPg(): Promise<PgModule> {
       const mod = pg.default ?? (pg as PgModule)
       if (!mod.Pool || !mod.Client)
         throw new WebhookError('postgresStore: the `pg` package has no Pool export.', {
-          code: 'invalid_options',
+          code: 'unsupported_runtime',
         })
       return mod
     },
     (cause: unknown) => {
       loaded = undefined
       throw new WebhookError('postgresStore needs the `pg` package: npm install pg', {
-        code: 'invalid_options',
+        code: 'unsupported_runtime',
         cause,
       })
     },

@@ -18,7 +18,7 @@ export async function beginEvent(init: {
   const { pool, name, key, owner, unavailable } = init
   if (!pool.connect)
     throw new WebhookError('Transactions need a pool with connect() (a pg.Pool), or a connection string.', {
-      code: 'invalid_options',
+      code: 'transaction_unavailable',
     })
   const client: PgClient = await pool.connect()
   let ended = false
@@ -56,7 +56,9 @@ export async function beginEvent(init: {
   return {
     query: (text, values) => {
       if (ended)
-        return Promise.reject(new WebhookError('The transaction has ended.', { code: 'invalid_options' }))
+        return Promise.reject(
+          new WebhookError('The transaction has ended.', { code: 'transaction_unavailable' }),
+        )
       return run(text, values)
     },
     async commitDone(at) {

@@ -23,7 +23,7 @@ describe('postgresStore options', () => {
   it('refuses a timeout or pool size that is not a positive number, before connecting', () => {
     for (const bad of [{ statementTimeoutMs: 0 }, { connectTimeoutMs: -1 }, { max: Number.NaN }]) {
       expect(() => postgresStore('postgres://127.0.0.1:1/none', bad)).toThrow(
-        expect.objectContaining({ code: 'invalid_options' }),
+        expect.objectContaining({ code: 'validation_error' }),
       )
     }
   })
@@ -198,7 +198,7 @@ describe.skipIf(!postgres.available)('two receivers sharing one PostgreSQL inbox
       runWorker({
         store: postgresStore(postgres.url, { schema, table: t }),
         handlers: { '*': handler },
-        processing: { concurrency: 4, pollIntervalMs: 20, retry: { minDelayMs: 20, maxDelayMs: 20 } },
+        processing: { concurrency: 4, pollIntervalMs: 20, retry: { initialDelayMs: 20, maxDelayMs: 20 } },
       }),
     )
     for (let i = 0; i < 10; i++) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { ServiceValidationError } from '@service-sdk/core'
 import { WebhookError } from '../errors.ts'
 import type { ClaimedEvent, EventStatus, NewEvent, StoredEvent, WebhookStore } from '../store.ts'
 import { subscribe } from './postgres-listen.ts'
@@ -44,9 +45,9 @@ export function postgresStore(
   for (const option of ['max', 'statementTimeoutMs', 'connectTimeoutMs'] as const) {
     const value = options[option]
     if (value !== undefined && !(Number.isFinite(value) && value > 0))
-      throw new WebhookError(`postgresStore: ${option} must be a positive number.`, {
-        code: 'invalid_options',
-      })
+      throw new ServiceValidationError('postgresStore options', [
+        { path: option, message: 'must be a positive number' },
+      ])
   }
   const table = checkTableName(options.table ?? 'webhook_events')
   const schema = options.schema === undefined ? undefined : checkTableName(options.schema)

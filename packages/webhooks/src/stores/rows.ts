@@ -1,4 +1,4 @@
-import { WebhookError } from '../errors.ts'
+import { ServiceValidationError } from '@service-sdk/core'
 import { EVENT_STATUSES, type EventStatus, type StoredEvent } from '../store.ts'
 
 /** A row as SQL stores it (both stores use the same column names). */
@@ -47,9 +47,9 @@ export function countsFrom(
 /** Table names are interpolated into SQL, so only plain identifiers are allowed. */
 export function checkTableName(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,47}$/.test(name)) {
-    throw new WebhookError(`Invalid table name "${name}": letters, digits and _ only.`, {
-      code: 'invalid_options',
-    })
+    throw new ServiceValidationError('store options', [
+      { path: 'table', message: `"${name}" is not a plain identifier (letters, digits and _, at most 48)` },
+    ])
   }
   return name
 }

@@ -1,17 +1,20 @@
-import type { Worker as WorkerThread } from 'node:worker_threads'
+import { ServiceValidationError } from '@service-sdk/core'
 import { WebhookError } from '../errors.ts'
-import type { ClaimedEvent, EventStatus, Settlement, WebhookStore } from '../store.ts'
+import type {
+  ClaimedEvent,
+  ClaimOptions,
+  EventStatus,
+  ListOptions,
+  NewEvent,
+  PruneOptions,
+  RequeueOptions,
+  Settlement,
+  StoredEvent,
+  WebhookStore,
+} from '../store.ts'
 import { checkTableName, countsFrom, type EventRow, fromRow } from './rows.ts'
-import {
-  createEngine,
-  type Engine,
-  type EngineConfig,
-  type EngineMessage,
-  type OpResult,
-  type ReadOp,
-  respond,
-  type WriteOp,
-} from './sqlite-engine.ts'
+import { type Channel, mainThreadChannel, workerChannel } from './sqlite-channel.ts'
+import type { EngineConfig, EngineReply, ReadOp, WriteOp, WriteOutcome } from './sqlite-protocol.ts'
 
 export interface SqliteStoreOptions {
   /**
@@ -35,42 +38,6 @@ export interface SqliteStoreOptions {
   thread?: 'worker' | 'main'
 }
 
-// The worker: the engine's own source, run with the store's settings. Messages travel as JSON
-// text: one flat string crosses threads far faster than a graph of small objects.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads')
-const respond = ${respond.toString()}
-let engine
-try {
-  engine = (${createEngine.toString()})(workerData)
-  parentPort.postMessage(JSON.stringify({ ready: true }))
-} catch (error) {
-  parentPort.postMessage(JSON.stringify({ ready: false, error: String((error && error.message) || error) }))
-}
-parentPort.on('message', (text) => parentPort.postMessage(JSON.stringify(respond(engine, JSON.parse(text)))))
-`
-
-/** Where the engine runs: a worker thread, or this thread. */
-interface Channel {
-  post(message: EngineMessage): void
-  /** Hold the event loop open while an answer is awaited. */
-  hold(awaiting: boolean): void
-  terminate(): Promise<void>
-}
-
-type Reply =
-  | { ready: true }
-  | { ready: false; error: string }
-  | { id: number; results: OpResult[] }
-  | { id: number; failed: string }
-  | { id: number; result: OpResult }
-  | { id: number; closed: true }
-
-interface Waiter {
-  resolve: (value: never) => void
-  reject: (error: unknown) => void
-}
-
 /**
  * The embedded inbox: one SQLite file in WAL mode through `node:sqlite` (Node >= 22.13; no native
  * addon), driven from a worker thread so that a commit's fsync never blocks the event loop.
@@ -82,202 +49,235 @@ interface Waiter {
  * For several machines, use `postgresStore`.
  */
 export function sqliteStore(path: string, options: SqliteStoreOptions = {}): WebhookStore {
-  const table = checkTableName(options.table ?? 'webhook_events')
-  const synchronous = options.synchronous ?? 'FULL'
-  if (!['FULL', 'NORMAL', 'EXTRA'].includes(synchronous)) {
-    throw new WebhookError(`sqliteStore: synchronous must be FULL, NORMAL or EXTRA.`, {
-      code: 'invalid_options',
-    })
-  }
+  const config = engineConfig(path, options)
   if (!process.getBuiltinModule?.('node:sqlite')) {
     throw new WebhookError(
       `sqliteStore needs node:sqlite, built into Node 22.13 and later (23.4 on Node 23); this is Node ${process.versions.node}. Upgrade Node, or use postgresStore.`,
-      { code: 'invalid_options' },
+      { code: 'unsupported_runtime' },
     )
   }
-  const config: EngineConfig = { path, table, synchronous, busyTimeoutMs: options.busyTimeoutMs ?? 5000 }
-  const channel = options.thread === 'main' ? mainThread(config, onReply) : workerThread(config, onReply)
+  return new SqliteStore(config, options.thread ?? 'worker')
+}
 
-  let failure: WebhookError | undefined
-  let nextId = 0
-  const waiting = new Map<number, Waiter | Waiter[]>()
-  let queue: Array<{ op: WriteOp } & Waiter> = []
-  let writing = false
-  let scheduled = false
-  let closed = false
-  let idle: (() => void) | undefined
+function engineConfig(path: string, options: SqliteStoreOptions): EngineConfig {
+  const issues: Array<{ path: string; message: string }> = []
+  if (typeof path !== 'string' || path === '') issues.push({ path: 'path', message: 'must be a file path' })
+  const synchronous = options.synchronous ?? 'FULL'
+  if (!['FULL', 'NORMAL', 'EXTRA'].includes(synchronous))
+    issues.push({ path: 'synchronous', message: 'must be FULL, NORMAL or EXTRA' })
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000
+  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
+    issues.push({ path: 'busyTimeoutMs', message: 'must be a non-negative integer' })
+  if (options.thread !== undefined && options.thread !== 'worker' && options.thread !== 'main')
+    issues.push({ path: 'thread', message: "must be 'worker' or 'main'" })
+  if (issues.length > 0) throw new ServiceValidationError('sqliteStore options', issues)
+  return { path, table: checkTableName(options.table ?? 'webhook_events'), synchronous, busyTimeoutMs }
+}
 
-  const unavailable = (message: string, cause?: unknown) =>
-    new WebhookError(`The SQLite store failed: ${message}`, {
-      code: 'store_unavailable',
-      isRetryable: true,
-      cause,
+interface Waiter {
+  resolve: (value: never) => void
+  reject: (error: unknown) => void
+}
+
+interface QueuedWrite extends Waiter {
+  op: WriteOp
+}
+
+const unavailable = (message: string, cause?: unknown) =>
+  new WebhookError(`The SQLite store failed: ${message}`, {
+    code: 'store_unavailable',
+    isRetryable: true,
+    cause,
+  })
+
+/**
+ * The store's state: what is queued for the next commit, what awaits an answer, and whether a
+ * commit is in flight. A class because that state is the point (one commit at a time).
+ */
+class SqliteStore implements WebhookStore {
+  readonly #path: string
+  readonly #channel: Channel
+  /** Answers awaited, by message id: one waiter for a read, the group for a commit. */
+  readonly #waiting = new Map<number, Waiter | QueuedWrite[]>()
+  #queue: QueuedWrite[] = []
+  #nextId = 0
+  #writing = false
+  #scheduled = false
+  #closed = false
+  #failure: WebhookError | undefined
+  #idle: (() => void) | undefined
+
+  constructor(config: EngineConfig, thread: 'worker' | 'main') {
+    this.#path = config.path
+    const events = {
+      reply: (reply: EngineReply) => this.#onReply(reply),
+      lost: (message: string, cause?: unknown) => this.#failAll(unavailable(message, cause)),
+    }
+    this.#channel = thread === 'main' ? mainThreadChannel(config, events) : workerChannel(config, events)
+  }
+
+  insert(event: NewEvent): Promise<'inserted' | 'duplicate'> {
+    const { key, eventType, body, receivedAt } = event
+    return this.#write({ t: 'insert', key, eventType, body, receivedAt, orderKey: event.orderKey ?? null })
+  }
+
+  async claim({ owner, limit, now, leaseMs }: ClaimOptions): Promise<ClaimedEvent[]> {
+    const rows = await this.#write<EventRow[]>({ t: 'claim', owner, limit, now, leaseMs })
+    return rows.map((row) => fromRow(row) as ClaimedEvent)
+  }
+
+  renew(key: string, owner: string, leaseUntil: number): Promise<boolean> {
+    return this.#write({ t: 'renew', key, owner, leaseUntil })
+  }
+
+  settle(key: string, owner: string, outcome: Settlement): Promise<boolean> {
+    return this.#write({
+      t: 'settle',
+      key,
+      owner,
+      status: outcome.status,
+      nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+      error: outcome.status === 'done' ? null : outcome.error,
+      at: outcome.status === 'pending' ? null : outcome.at,
     })
+  }
 
-  function failAll(error: WebhookError): void {
-    failure = error
-    for (const w of waiting.values()) for (const one of [w].flat()) one.reject(error)
-    for (const q of queue) q.reject(error)
-    waiting.clear()
-    queue = []
-    writing = false
-    idle?.()
+  async get(key: string): Promise<StoredEvent | undefined> {
+    const row = await this.#read<EventRow | undefined>({ t: 'get', key })
+    return row ? fromRow(row) : undefined
+  }
+
+  async list({ status, limit = 100, after }: ListOptions = {}): Promise<StoredEvent[]> {
+    const rows = await this.#read<EventRow[]>({
+      t: 'list',
+      status: status ?? null,
+      after: after ?? null,
+      limit,
+    })
+    return rows.map(fromRow)
+  }
+
+  async counts(): Promise<Record<EventStatus, number>> {
+    return countsFrom(await this.#read<Array<{ status: EventStatus; n: number }>>({ t: 'counts' }))
+  }
+
+  requeue({ keys, now }: RequeueOptions): Promise<number> {
+    return this.#write({ t: 'requeue', keys: keys ? [...keys] : null, now })
+  }
+
+  prune({ before, status = 'done' }: PruneOptions): Promise<number> {
+    return this.#write({ t: 'prune', status, before })
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    if (this.#queue.length > 0 || this.#writing) await new Promise<void>((resolve) => (this.#idle = resolve))
+    if (!this.#failure) {
+      await new Promise<void>((resolve) => {
+        const id = ++this.#nextId
+        this.#waiting.set(id, { resolve: () => resolve(), reject: () => resolve() })
+        this.#channel.hold(true)
+        this.#channel.post({ kind: 'close', id })
+      })
+    }
+    await this.#channel.terminate()
+  }
+
+  #refused(): Promise<never> | undefined {
+    if (this.#failure) return Promise.reject(this.#failure)
+    if (this.#closed) return Promise.reject(unavailable('the store is closed'))
+    return undefined
+  }
+
+  #write<T>(op: WriteOp): Promise<T> {
+    return (
+      this.#refused() ??
+      new Promise<T>((resolve, reject) => {
+        this.#queue.push({ op, resolve: resolve as (value: never) => void, reject })
+        this.#holdWhileAwaited()
+        // While a commit is in flight, writes gather for the next one; otherwise wait one turn so
+        // the requests read in this turn commit together.
+        if (!this.#writing && !this.#scheduled) {
+          this.#scheduled = true
+          setImmediate(() => this.#send())
+        }
+      })
+    )
+  }
+
+  #read<T>(op: ReadOp): Promise<T> {
+    return (
+      this.#refused() ??
+      new Promise<T>((resolve, reject) => {
+        const id = ++this.#nextId
+        this.#waiting.set(id, { resolve: resolve as (value: never) => void, reject })
+        this.#channel.post({ kind: 'read', id, op })
+        this.#holdWhileAwaited()
+      })
+    )
+  }
+
+  /** Sends the queued writes as one transaction. */
+  #send(): void {
+    this.#scheduled = false
+    if (this.#writing || this.#queue.length === 0 || this.#failure) return
+    const group = this.#queue
+    this.#queue = []
+    this.#writing = true
+    const id = ++this.#nextId
+    this.#waiting.set(id, group)
+    this.#channel.post({ kind: 'write', id, ops: group.map((q) => q.op) })
+    this.#holdWhileAwaited()
+  }
+
+  #onReply(reply: EngineReply): void {
+    if ('ready' in reply) {
+      if (!reply.ready) this.#failAll(unavailable(`cannot open ${this.#path}: ${reply.error}`))
+      return
+    }
+    const waiter = this.#waiting.get(reply.id)
+    this.#waiting.delete(reply.id)
+    if ('results' in reply || 'failed' in reply) this.#committed(waiter as QueuedWrite[], reply)
+    else if ('result' in reply) {
+      const one = waiter as Waiter
+      if (reply.result.ok) one.resolve(reply.result.value as never)
+      else one.reject(unavailable(reply.result.error))
+    } else (waiter as Waiter | undefined)?.resolve(undefined as never)
+    this.#holdWhileAwaited()
+  }
+
+  /** A commit's answer: settle each write of its group, then send what gathered meanwhile. */
+  #committed(group: QueuedWrite[], outcome: WriteOutcome): void {
+    this.#writing = false
+    if ('failed' in outcome) {
+      const error = unavailable(`could not commit: ${outcome.failed}`)
+      for (const one of group) one.reject(error)
+    } else {
+      for (const [i, one] of group.entries()) {
+        const result = outcome.results[i]!
+        if (result.ok) one.resolve(result.value as never)
+        else one.reject(unavailable(result.error))
+      }
+    }
+    if (this.#queue.length > 0) this.#send()
+    else this.#idle?.()
   }
 
   // Keep the process alive only while an answer is awaited.
-  const busy = () => channel.hold(waiting.size > 0 || queue.length > 0)
-
-  function onReply(reply: Reply): void {
-    if ('ready' in reply) {
-      if (!reply.ready) failAll(unavailable(`cannot open ${path}: ${reply.error}`))
-      return
-    }
-    const w = waiting.get(reply.id)
-    waiting.delete(reply.id)
-    if ('results' in reply || 'failed' in reply) {
-      const group = w as Waiter[]
-      writing = false
-      if ('failed' in reply) {
-        const error = unavailable(`could not commit: ${reply.failed}`)
-        for (const one of group) one.reject(error)
-      } else {
-        for (const [i, one] of group.entries()) {
-          const r = reply.results[i]!
-          if (r.ok) one.resolve(r.value as never)
-          else one.reject(unavailable(r.error))
-        }
-      }
-      if (queue.length > 0) send()
-      else idle?.()
-    } else if ('result' in reply) {
-      const one = w as Waiter
-      if (reply.result.ok) one.resolve(reply.result.value as never)
-      else one.reject(unavailable(reply.result.error))
-    } else (w as Waiter | undefined)?.resolve(undefined as never)
-    busy()
+  #holdWhileAwaited(): void {
+    this.#channel.hold(this.#waiting.size > 0 || this.#queue.length > 0)
   }
 
-  function workerThread(engineConfig: EngineConfig, deliver: (reply: Reply) => void): Channel {
-    const { Worker } = process.getBuiltinModule('node:worker_threads') as typeof import('node:worker_threads')
-    const worker: WorkerThread = new Worker(WORKER_SOURCE, { eval: true, workerData: engineConfig })
-    worker.unref()
-    worker.on('message', (text: string) => deliver(JSON.parse(text) as Reply))
-    worker.on('error', (error) => failAll(unavailable(error.message, error)))
-    worker.on('exit', () => {
-      if (!closed) failAll(unavailable('its worker thread exited'))
-    })
-    return {
-      post: (message) => worker.postMessage(JSON.stringify(message)),
-      hold: (awaiting) => (awaiting ? worker.ref() : worker.unref()),
-      terminate: async () => {
-        await worker.terminate()
-      },
-    }
-  }
-
-  function mainThread(engineConfig: EngineConfig, deliver: (reply: Reply) => void): Channel {
-    let engine: Engine | undefined
-    try {
-      engine = createEngine(engineConfig)
-    } catch (error) {
-      // Reported on first use, as the worker reports it.
-      const message = (error as Error).message
-      setImmediate(() => deliver({ ready: false, error: message }))
-    }
-    return {
-      post(message) {
-        if (!engine) return
-        // Answered on the next turn, as the worker would: writes meanwhile gather for the next commit.
-        const reply = respond(engine, message) as Reply
-        setImmediate(() => deliver(reply))
-      },
-      hold: () => {},
-      terminate: async () => {},
-    }
-  }
-
-  function send(): void {
-    scheduled = false
-    if (writing || queue.length === 0 || failure) return
-    const group = queue
-    queue = []
-    writing = true
-    const id = ++nextId
-    waiting.set(id, group)
-    channel.post({ kind: 'write', id, ops: group.map((q) => q.op) })
-    busy()
-  }
-
-  function write<T>(op: WriteOp): Promise<T> {
-    if (failure) return Promise.reject(failure)
-    if (closed) return Promise.reject(unavailable('the store is closed'))
-    return new Promise<T>((resolve, reject) => {
-      queue.push({ op, resolve: resolve as (value: never) => void, reject })
-      busy()
-      // While a commit is in flight, writes gather for the next one; otherwise wait one turn so
-      // the requests read in this turn commit together.
-      if (!writing && !scheduled) {
-        scheduled = true
-        setImmediate(send)
-      }
-    })
-  }
-
-  function read<T>(op: ReadOp): Promise<T> {
-    if (failure) return Promise.reject(failure)
-    if (closed) return Promise.reject(unavailable('the store is closed'))
-    return new Promise<T>((resolve, reject) => {
-      const id = ++nextId
-      waiting.set(id, { resolve: resolve as (value: never) => void, reject })
-      channel.post({ kind: 'read', id, op })
-      busy()
-    })
-  }
-
-  return {
-    insert: (event) => write({ t: 'insert', ...event, orderKey: event.orderKey ?? null }),
-    async claim({ owner, limit, now, leaseMs }) {
-      const rows = await write<EventRow[]>({ t: 'claim', owner, limit, now, leaseMs })
-      return rows.map((row) => fromRow(row) as ClaimedEvent)
-    },
-    renew: (key, owner, leaseUntil) => write({ t: 'renew', key, owner, leaseUntil }),
-    settle(key, owner, outcome: Settlement) {
-      return write({
-        t: 'settle',
-        key,
-        owner,
-        status: outcome.status,
-        nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-        error: outcome.status === 'done' ? null : outcome.error,
-        at: outcome.status === 'pending' ? null : outcome.at,
-      })
-    },
-    async get(key) {
-      const row = await read<EventRow | undefined>({ t: 'get', key })
-      return row ? fromRow(row) : undefined
-    },
-    async list({ status, limit = 100, after } = {}) {
-      const rows = await read<EventRow[]>({ t: 'list', status: status ?? null, after: after ?? null, limit })
-      return rows.map(fromRow)
-    },
-    async counts() {
-      return countsFrom(await read<Array<{ status: EventStatus; n: number }>>({ t: 'counts' }))
-    },
-    requeue: ({ keys, now }) => write({ t: 'requeue', keys: keys ? [...keys] : null, now }),
-    prune: ({ before, status = 'done' }) => write({ t: 'prune', status, before }),
-    async close() {
-      if (closed) return
-      closed = true
-      if (queue.length > 0 || writing) await new Promise<void>((resolve) => (idle = resolve))
-      if (!failure) {
-        await new Promise<void>((resolve) => {
-          const id = ++nextId
-          waiting.set(id, { resolve: () => resolve(), reject: () => resolve() })
-          channel.hold(true)
-          channel.post({ kind: 'close', id })
-        })
-      }
-      await channel.terminate()
-    },
+  #failAll(error: WebhookError): void {
+    // The first failure says why (a thread that could not open the file then exits too).
+    this.#failure ??= error
+    const failure = this.#failure
+    for (const waiter of this.#waiting.values()) for (const one of [waiter].flat()) one.reject(failure)
+    for (const queued of this.#queue) queued.reject(failure)
+    this.#waiting.clear()
+    this.#queue = []
+    this.#writing = false
+    this.#idle?.()
   }
 }

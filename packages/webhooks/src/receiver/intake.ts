@@ -1,0 +1,115 @@
+import type { Logger, Redactor } from '@service-sdk/core'
+import { type Admitted, admit } from '../admit.ts'
+import { cappedWhole, isJsonContentType, readCapped } from '../body.ts'
+import { bodyText } from '../decode.ts'
+import { WebhookError } from '../errors.ts'
+import type { OrderKeyOf } from '../order-key.ts'
+import { storeUnavailable } from '../processor.ts'
+import type { Delivery, Receipt } from '../receiver.ts'
+import type { WebhookStore } from '../store.ts'
+import { lastPathSegment, type TokenCheck } from '../token.ts'
+import type { Worker, WorkerClock } from '../worker.ts'
+import { acknowledged, refusal } from './receipt.ts'
+
+/** What the receive path needs: a receiver's intake, passed to the functions below. */
+export interface Intake {
+  readonly check: TokenCheck
+  readonly maxBodyBytes: number
+  readonly store: WebhookStore
+  readonly clock: WorkerClock
+  readonly logger: Logger
+  readonly redact: Redactor
+  readonly orderKeyOf: OrderKeyOf | undefined
+  readonly worker: Worker
+  readonly reportError: (error: WebhookError) => void
+  readonly warnUnknownToken: () => void
+  /** Requests being received now: processing yields to them when the event loop is saturated. */
+  receiving: number
+}
+
+/** A delivery's way in: token, method, media type, body, admission, store; then the answer. */
+export async function receive(intake: Intake, delivery: Delivery): Promise<Receipt> {
+  intake.receiving++
+  try {
+    const refused = checkRequest(intake, delivery)
+    if (refused) return refused
+    const read = await readAndAdmit(intake, delivery)
+    return 'status' in read ? read : await storeEvent(intake, read.text, read.admitted)
+  } finally {
+    intake.receiving--
+  }
+}
+
+/** What can be refused before reading the body. */
+function checkRequest(intake: Intake, delivery: Delivery): Receipt | undefined {
+  if (!intake.check(lastPathSegment(delivery.url))) {
+    intake.warnUnknownToken()
+    return refusal(new WebhookError('Unknown receiver token.', { code: 'invalid_token', status: 404 }))
+  }
+  if (delivery.method !== 'POST') {
+    return refusal(new WebhookError('Only POST is accepted.', { code: 'method_not_allowed', status: 405 }))
+  }
+  if (!isJsonContentType(delivery.contentType)) {
+    return refusal(
+      new WebhookError('The body must be JSON (Content-Type: application/json).', {
+        code: 'unsupported_media_type',
+        status: 415,
+      }),
+    )
+  }
+  return undefined
+}
+
+/** The body, read under the cap and admitted (JSON, an event, its key); or the refusal. */
+async function readAndAdmit(
+  intake: Intake,
+  delivery: Delivery,
+): Promise<{ text: string; admitted: Admitted } | Receipt> {
+  try {
+    const { body } = delivery
+    const raw =
+      typeof body === 'string' || body instanceof Uint8Array
+        ? cappedWhole(body, intake.maxBodyBytes)
+        : await readCapped(body, intake.maxBodyBytes, delivery.contentLength)
+    const text = typeof raw === 'string' ? raw : bodyText(raw)
+    return { text, admitted: admit(text) }
+  } catch (error) {
+    if (!WebhookError.isInstance(error)) throw error
+    intake.logger.warn(`webhooks: refused a delivery (${error.status}): ${error.message}`)
+    return refusal(error)
+  }
+}
+
+/** Stores the event durably, then acknowledges it; a store failure is answered 503 (the sender retries). */
+async function storeEvent(intake: Intake, text: string, { key, eventType }: Admitted): Promise<Receipt> {
+  const { logger } = intake
+  const receivedAt = intake.clock.now()
+  const orderKey = intake.orderKeyOf?.(text, receivedAt) ?? null
+  let outcome: 'inserted' | 'duplicate'
+  try {
+    outcome = await intake.store.insert({
+      key,
+      eventType,
+      body: text,
+      receivedAt,
+      ...(orderKey === null ? {} : { orderKey }),
+    })
+  } catch (cause) {
+    const error = storeUnavailable(
+      'The event could not be stored, so it was not acknowledged',
+      cause,
+      intake.redact,
+      503,
+    )
+    logger.error(`webhooks: ${error.message}`, { key, eventType })
+    intake.reportError(error)
+    return refusal(error)
+  }
+  if (outcome === 'inserted') {
+    logger.debug('webhooks: stored an event', { key, eventType })
+    intake.worker.wake()
+    return acknowledged(key, eventType, false)
+  }
+  logger.debug('webhooks: acknowledged a duplicate', { key, eventType })
+  return acknowledged(key, eventType, true)
+}

@@ -1,0 +1,50 @@
+/**
+ * What the SQLite store and its engine say to each other: plain data, so it can cross to the
+ * engine's worker thread (structured clone) or be answered on this thread.
+ */
+
+export type WriteOp =
+  | { t: 'insert'; key: string; eventType: string; body: string; receivedAt: number; orderKey: string | null }
+  | { t: 'claim'; owner: string; limit: number; now: number; leaseMs: number }
+  | { t: 'renew'; key: string; owner: string; leaseUntil: number }
+  | {
+      t: 'settle'
+      key: string
+      owner: string
+      status: string
+      nextAttemptAt: number | null
+      error: string | null
+      at: number | null
+    }
+  | { t: 'requeue'; keys: string[] | null; now: number }
+  | { t: 'prune'; status: string; before: number }
+
+export type ReadOp =
+  | { t: 'get'; key: string }
+  | { t: 'list'; status: string | null; after: string | null; limit: number }
+  | { t: 'counts' }
+
+export type OpResult = { ok: true; value: unknown } | { ok: false; error: string }
+
+/** Where the database is and how it commits; what the engine is opened with. */
+export interface EngineConfig {
+  path: string
+  table: string
+  synchronous: string
+  busyTimeoutMs: number
+}
+
+export type EngineMessage =
+  | { kind: 'write'; id: number; ops: WriteOp[] }
+  | { kind: 'read'; id: number; op: ReadOp }
+  | { kind: 'close'; id: number }
+
+/** One transaction's outcome: each op's result, or `failed` when the commit itself failed. */
+export type WriteOutcome = { results: OpResult[] } | { failed: string }
+
+export type EngineReply =
+  | { ready: true }
+  | { ready: false; error: string }
+  | ({ id: number } & WriteOutcome)
+  | { id: number; result: OpResult }
+  | { id: number; closed: true }

@@ -1,0 +1,70 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+
+/** The prepared statements of the SQLite store, for table `t`. */
+export interface Statements {
+  insert: StatementSync
+  claimExpired: StatementSync
+  claimDue: StatementSync
+  renew: StatementSync
+  settle: StatementSync
+  get: StatementSync
+  counts: StatementSync
+  listAll: StatementSync
+  listStatus: StatementSync
+  requeueDead: StatementSync
+  requeueKey: StatementSync
+  prune: StatementSync
+}
+
+// The columns a StoredEvent is read from (see rows.ts): not `*`, so seq and lease_owner stay home.
+const COLUMNS =
+  'key, event_type, body, received_at, status, attempts, next_attempt_at, lease_until, last_error, finished_at, order_key'
+
+export function prepareStatements(db: DatabaseSync, t: string): Statements {
+  const sql = (text: string): StatementSync => db.prepare(text)
+  // INDEXED BY: left to itself the planner picks the (status, seq) index and sorts every pending
+  // row on each claim, which under load costs more than everything else the receiver does.
+  const lease = (index: string, where: string, order: string) =>
+    sql(
+      `UPDATE ${t} SET status = 'processing', lease_owner = ?, lease_until = ?, attempts = attempts + 1
+       WHERE seq IN (SELECT seq FROM ${t} INDEXED BY ${index} WHERE ${where} ORDER BY ${order} LIMIT ?) RETURNING ${COLUMNS}`,
+    )
+  // Order keys: not while another event of the key is processing or an earlier one pending.
+  const inTurn = `(order_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${t} AS o INDEXED BY ${t}_order
+    WHERE o.order_key = ${t}.order_key AND o.order_key IS NOT NULL AND o.status IN ('pending', 'processing')
+      AND o.seq <> ${t}.seq AND (o.status = 'processing' OR o.seq < ${t}.seq)))`
+  const seqOf = `coalesce((SELECT seq FROM ${t} WHERE key = ?), 0)`
+  return {
+    insert: sql(
+      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+    ),
+    claimExpired: lease(
+      `${t}_lease`,
+      `status = 'processing' AND lease_until <= ? AND ${inTurn}`,
+      'lease_until',
+    ),
+    claimDue: lease(
+      `${t}_due`,
+      `status = 'pending' AND next_attempt_at <= ? AND ${inTurn}`,
+      'next_attempt_at, seq',
+    ),
+    renew: sql(`UPDATE ${t} SET lease_until = ? WHERE key = ? AND status = 'processing' AND lease_owner = ?`),
+    settle: sql(
+      `UPDATE ${t} SET status = ?, next_attempt_at = coalesce(?, next_attempt_at), last_error = coalesce(?, last_error),
+         finished_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
+    ),
+    get: sql(`SELECT ${COLUMNS} FROM ${t} WHERE key = ?`),
+    counts: sql(`SELECT status, count(*) AS n FROM ${t} GROUP BY status`),
+    listAll: sql(`SELECT ${COLUMNS} FROM ${t} WHERE seq > ${seqOf} ORDER BY seq LIMIT ?`),
+    listStatus: sql(`SELECT ${COLUMNS} FROM ${t} WHERE status = ? AND seq > ${seqOf} ORDER BY seq LIMIT ?`),
+    requeueDead: sql(
+      `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL WHERE status = 'dead'`,
+    ),
+    requeueKey: sql(
+      `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL
+       WHERE key = ? AND status <> 'processing'`,
+    ),
+    prune: sql(`DELETE FROM ${t} WHERE status = ? AND finished_at < ?`),
+  }
+}

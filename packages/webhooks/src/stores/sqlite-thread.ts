@@ -1,0 +1,23 @@
+/**
+ * The SQLite store's worker thread (built as its own entry, `dist/stores/sqlite-thread.js`): opens
+ * the engine with the store's settings, then answers each message. A commit's fsync blocks this
+ * thread, never the receiver's event loop. Outside a worker thread, importing it does nothing.
+ */
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
+import { respond, SqliteEngine } from './sqlite-engine.ts'
+import type { EngineConfig, EngineMessage, EngineReply } from './sqlite-protocol.ts'
+
+function serve(port: MessagePort, config: EngineConfig): void {
+  let engine: SqliteEngine
+  try {
+    engine = new SqliteEngine(config)
+  } catch (error) {
+    const reply: EngineReply = { ready: false, error: String((error as Error | undefined)?.message ?? error) }
+    port.postMessage(reply)
+    return
+  }
+  port.postMessage({ ready: true } satisfies EngineReply)
+  port.on('message', (message: EngineMessage) => port.postMessage(respond(engine, message)))
+}
+
+if (parentPort) serve(parentPort, workerData as EngineConfig)

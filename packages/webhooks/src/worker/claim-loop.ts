@@ -1,0 +1,82 @@
+import { describeError } from '../errors.ts'
+import { claimed, resumeAfterYield, shouldYield } from './ingest-yield.ts'
+import { runClaimed } from './run-one.ts'
+import { isActive, type WorkerState } from './state.ts'
+
+/**
+ * Claim in batches (four times the concurrency) into a local buffer, and start buffered events
+ * as slots free up: one claim per batch instead of one per event, which under load is what lets
+ * processing keep up with ingest. Buffered events hold their lease; one whose lease ran out
+ * while it waited is left for the next claim (see run-one.ts). Resolves to how many it claimed.
+ */
+export function pump(w: WorkerState): Promise<number> {
+  if (w.pumping) {
+    w.again = true
+    return w.current
+  }
+  // A flag, not the promise: with no capacity the loop finishes synchronously, before the
+  // promise could be stored, and a cleared-then-stored promise would block pumping forever.
+  w.pumping = true
+  w.current = claimLoop(w)
+  return w.current
+}
+
+async function claimLoop(w: WorkerState): Promise<number> {
+  let total = 0
+  try {
+    do {
+      w.again = false
+      startBuffered(w)
+      total += await claimWhileRoom(w)
+    } while (w.again && isActive(w))
+  } catch (error) {
+    w.logger.error('webhooks: claiming events failed', { error: describeError(error) })
+    w.onFailure(undefined, error, undefined)
+  } finally {
+    w.pumping = false
+  }
+  return total
+}
+
+async function claimWhileRoom(w: WorkerState): Promise<number> {
+  const { concurrency } = w.settings
+  const batchSize = concurrency * 4
+  let total = 0
+  while (isActive(w) && w.inFlight.size < concurrency && w.buffered.length === 0) {
+    if (w.draining === 0 && shouldYield(w.ingest, w.ingestBusy)) {
+      resumeAfterYield(w.ingest, () => {
+        if (isActive(w)) void pump(w)
+      })
+      break
+    }
+    claimed(w.ingest)
+    // Each claim gets its own owner string, so a run whose lease was lost and re-claimed can
+    // neither renew nor settle the event under its new owner.
+    const owner = `${w.instance}:${++w.claims}`
+    const events = await w.store.claim({
+      owner,
+      limit: batchSize,
+      now: w.clock.now(),
+      leaseMs: w.settings.leaseMs,
+    })
+    total += events.length
+    for (const event of events) w.buffered.push({ event, owner })
+    startBuffered(w)
+    if (events.length < batchSize) break
+  }
+  return total
+}
+
+/** Claimed events run even while stopping: they are leased to this worker. */
+export function startBuffered(w: WorkerState): void {
+  while (w.inFlight.size < w.settings.concurrency && w.buffered.length > 0) {
+    const { event, owner } = w.buffered.shift()!
+    const task = runClaimed(w, event, owner)
+    w.inFlight.add(task)
+    task.finally(() => {
+      w.inFlight.delete(task)
+      if (isActive(w)) void pump(w)
+      else startBuffered(w)
+    })
+  }
+}
