@@ -253,9 +253,14 @@ async function measurePostgres() {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
+// BENCH_PARTS=pg,ordering (for example) runs only those parts; default all three.
+const PARTS = (process.env.BENCH_PARTS ?? 'sqlite,pg,ordering').split(',')
+
+if (PARTS.includes('sqlite')) await reportSqlite()
+
+async function reportSqlite() {
 const { noop, receiver } = await measureAll()
 const ratio = receiver.max.rps / noop.max.rps
-const sent = sequence
 
 console.log(
   `\nWebhook receiver (processing ${PROCESSING ? 'on' : 'off'}) vs no-op Hono handler (autocannon, 64 connections, ${ROUNDS} alternating runs of ${SECONDS} s each, medians)`,
@@ -286,7 +291,7 @@ console.log(
     .join(' ')} (${cpus().length} CPUs)`,
 )
 console.log(
-  `\nreceiver: ${fmt(receiver.stored ?? 0)} events stored of ${fmt(sent)} requests sent in total (both servers, with warm-ups)`,
+  `\nreceiver: ${fmt(receiver.stored ?? 0)} events stored of ${fmt(sequence)} requests sent in total (both servers, with warm-ups)`,
 )
 const throughputOk = ratio >= 0.75
 const latencyOk = receiver.paced.p99 <= 25
@@ -298,8 +303,9 @@ console.log(
 console.log(
   `target p99 <= 25 ms at ${fmt(RATE)} req/s: ${latencyOk ? 'met' : 'NOT met'} (${receiver.paced.p99} ms)`,
 )
+}
 
-if (await pgReachable()) {
+if (PARTS.includes('pg') && (await pgReachable())) {
   const p = await measurePostgres()
   const pgRatio = p.rps / p.ceiling
   console.log(
@@ -328,4 +334,4 @@ if (await pgReachable()) {
   console.log(`\nPostgreSQL not reachable at ${PG_URL}: its part of the benchmark was skipped.`)
 }
 
-if (process.env.BENCH_ORDERING !== '0') await import('./ordering.ts')
+if (PARTS.includes('ordering') && process.env.BENCH_ORDERING !== '0') await import('./ordering.ts')

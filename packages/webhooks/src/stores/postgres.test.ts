@@ -23,7 +23,7 @@ describe('postgresStore options', () => {
   it('refuses a timeout or pool size that is not a positive number, before connecting', () => {
     for (const bad of [{ statementTimeoutMs: 0 }, { connectTimeoutMs: -1 }, { max: Number.NaN }]) {
       expect(() => postgresStore('postgres://127.0.0.1:1/none', bad)).toThrow(
-        expect.objectContaining({ code: 'invalid_options' }),
+        expect.objectContaining({ code: 'validation_error' }),
       )
     }
   })
