@@ -122,7 +122,13 @@ async function claimCostByDepth(open: () => Promise<WebhookStore>): Promise<void
     for (let i = 0; i < depth; i += 500)
       await Promise.all(
         Array.from({ length: Math.min(500, depth - i) }, (_, j) =>
-          store.insert({ key: `d-${i + j}`, eventType: 'X', body: '{}', receivedAt: 1, orderKey: `k${(i + j) % 4}` }),
+          store.insert({
+            key: `d-${i + j}`,
+            eventType: 'X',
+            body: '{}',
+            receivedAt: 1,
+            orderKey: `k${(i + j) % 4}`,
+          }),
         ),
       )
     const times: number[] = []
@@ -138,7 +144,9 @@ async function claimCostByDepth(open: () => Promise<WebhookStore>): Promise<void
   console.log('\nPostgreSQL: one claim with ordering, 4 keys, by backlog depth (median of 50 claims)')
   console.log('| 1,000 events waiting | 10,000 events waiting | ratio |')
   console.log('|---|---|---|')
-  console.log(`| ${fmt(perClaim[0]!, 2)} ms | ${fmt(perClaim[1]!, 2)} ms | ${fmt(perClaim[1]! / perClaim[0]!, 2)} |`)
+  console.log(
+    `| ${fmt(perClaim[0]!, 2)} ms | ${fmt(perClaim[1]!, 2)} ms | ${fmt(perClaim[1]! / perClaim[0]!, 2)} |`,
+  )
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-ordering-'))

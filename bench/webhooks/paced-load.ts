@@ -35,7 +35,8 @@ export async function pacedLoad(options: {
 }): Promise<PacedResult> {
   const { urls, rate, seconds } = options
   const agents = urls.map(
-    () => new Agent({ keepAlive: true, maxSockets: Math.max(1, Math.round(options.connections / urls.length)) }),
+    () =>
+      new Agent({ keepAlive: true, maxSockets: Math.max(1, Math.round(options.connections / urls.length)) }),
   )
   const total = Math.round(rate * seconds)
   const latencies: number[] = []
@@ -84,7 +85,8 @@ export async function pacedLoad(options: {
   const elapsed = (performance.now() - start) / 1000
   for (const agent of agents) agent.destroy()
   latencies.sort((a, b) => a - b)
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)
   return {
     offered: rate,
     achieved: latencies.length / Math.max(seconds, elapsed),

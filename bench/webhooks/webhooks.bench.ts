@@ -83,7 +83,12 @@ async function load(
   options: { connections: number; rate?: number; seconds: number },
 ): Promise<Figures> {
   if (options.rate !== undefined) {
-    const paced = await pacedLoad({ ...options, rate: options.rate, urls: [`${url}/webhooks/${token}`], body })
+    const paced = await pacedLoad({
+      ...options,
+      rate: options.rate,
+      urls: [`${url}/webhooks/${token}`],
+      body,
+    })
     return { rps: paced.achieved, p50: paced.p50, p99: paced.p99, ok: paced.ok, bad: paced.bad }
   }
   const result = await autocannon({
@@ -285,50 +290,54 @@ const PARTS = (process.env.BENCH_PARTS ?? 'sqlite,pg,ordering').split(',')
 if (PARTS.includes('sqlite')) await reportSqlite()
 
 async function reportSqlite() {
-const { noop, receiver } = await measureAll()
-const ratio = receiver.max.rps / noop.max.rps
+  const { noop, receiver } = await measureAll()
+  const ratio = receiver.max.rps / noop.max.rps
 
-console.log(
-  `\nWebhook receiver (processing ${PROCESSING ? 'on' : 'off'}) vs no-op Hono handler (autocannon, 64 connections, ${ROUNDS} alternating runs of ${SECONDS} s each, medians)`,
-)
-console.log('| run | no-op Hono | receiver (SQLite FULL) | ratio |')
-console.log('|---|---|---|---|')
-console.log(`| max throughput, req/s | ${fmt(noop.max.rps)} | ${fmt(receiver.max.rps)} | ${fmt(ratio, 2)} |`)
-console.log(
-  `| at ${fmt(RATE)} req/s offered: achieved req/s | ${fmt(noop.paced.rps)} | ${fmt(receiver.paced.rps)} | |`,
-)
-console.log(
-  `| at ${fmt(RATE)} req/s offered: p50 / p99 ms | ${noop.paced.p50} / ${noop.paced.p99} | ${receiver.paced.p50} / ${receiver.paced.p99} | |`,
-)
-console.log(
-  `| non-2xx or errors | ${noop.max.bad + noop.paced.bad} | ${receiver.max.bad + receiver.paced.bad} | |`,
-)
-const cpuRatio = noop.max.cpu / receiver.max.cpu
-console.log(
-  `| server CPU per request, µs (max runs) | ${fmt(noop.max.cpu)} | ${fmt(receiver.max.cpu)} | ${fmt(cpuRatio, 2)} |`,
-)
-console.log(`\nmax req/s per run: no-op ${noop.max.all.join(', ')}; receiver ${receiver.max.all.join(', ')}`)
-console.log(
-  `p99 ms per paced run: no-op ${noop.paced.p99s.join(', ')}; receiver ${receiver.paced.p99s.join(', ')}`,
-)
-console.log(
-  `load average at the end: ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')} (${cpus().length} CPUs)`,
-)
-console.log(
-  `\nreceiver: ${fmt(receiver.stored ?? 0)} events stored of ${fmt(sequence)} requests sent in total (both servers, with warm-ups)`,
-)
-const throughputOk = ratio >= 0.75
-const latencyOk = receiver.paced.p99 <= 25
-const cpuCost = receiver.max.cpu / noop.max.cpu
-console.log(`target throughput ratio >= 0.75: ${throughputOk ? 'met' : 'NOT met'} (${fmt(ratio, 2)})`)
-console.log(
-  `target receiver CPU per event <= 2x the no-op's: ${cpuCost <= 2 ? 'met' : 'NOT met'} (${fmt(cpuCost, 2)}x)`,
-)
-console.log(
-  `target p99 <= 25 ms at ${fmt(RATE)} req/s: ${latencyOk ? 'met' : 'NOT met'} (${receiver.paced.p99} ms)`,
-)
+  console.log(
+    `\nWebhook receiver (processing ${PROCESSING ? 'on' : 'off'}) vs no-op Hono handler (autocannon, 64 connections, ${ROUNDS} alternating runs of ${SECONDS} s each, medians)`,
+  )
+  console.log('| run | no-op Hono | receiver (SQLite FULL) | ratio |')
+  console.log('|---|---|---|---|')
+  console.log(
+    `| max throughput, req/s | ${fmt(noop.max.rps)} | ${fmt(receiver.max.rps)} | ${fmt(ratio, 2)} |`,
+  )
+  console.log(
+    `| at ${fmt(RATE)} req/s offered: achieved req/s | ${fmt(noop.paced.rps)} | ${fmt(receiver.paced.rps)} | |`,
+  )
+  console.log(
+    `| at ${fmt(RATE)} req/s offered: p50 / p99 ms | ${noop.paced.p50} / ${noop.paced.p99} | ${receiver.paced.p50} / ${receiver.paced.p99} | |`,
+  )
+  console.log(
+    `| non-2xx or errors | ${noop.max.bad + noop.paced.bad} | ${receiver.max.bad + receiver.paced.bad} | |`,
+  )
+  const cpuRatio = noop.max.cpu / receiver.max.cpu
+  console.log(
+    `| server CPU per request, µs (max runs) | ${fmt(noop.max.cpu)} | ${fmt(receiver.max.cpu)} | ${fmt(cpuRatio, 2)} |`,
+  )
+  console.log(
+    `\nmax req/s per run: no-op ${noop.max.all.join(', ')}; receiver ${receiver.max.all.join(', ')}`,
+  )
+  console.log(
+    `p99 ms per paced run: no-op ${noop.paced.p99s.join(', ')}; receiver ${receiver.paced.p99s.join(', ')}`,
+  )
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (${cpus().length} CPUs)`,
+  )
+  console.log(
+    `\nreceiver: ${fmt(receiver.stored ?? 0)} events stored of ${fmt(sequence)} requests sent in total (both servers, with warm-ups)`,
+  )
+  const throughputOk = ratio >= 0.75
+  const latencyOk = receiver.paced.p99 <= 25
+  const cpuCost = receiver.max.cpu / noop.max.cpu
+  console.log(`target throughput ratio >= 0.75: ${throughputOk ? 'met' : 'NOT met'} (${fmt(ratio, 2)})`)
+  console.log(
+    `target receiver CPU per event <= 2x the no-op's: ${cpuCost <= 2 ? 'met' : 'NOT met'} (${fmt(cpuCost, 2)}x)`,
+  )
+  console.log(
+    `target p99 <= 25 ms at ${fmt(RATE)} req/s: ${latencyOk ? 'met' : 'NOT met'} (${receiver.paced.p99} ms)`,
+  )
 }
 
 if (PARTS.includes('pg') && (await pgReachable())) {

@@ -30,7 +30,9 @@ export class Claimer {
 
   async claim(options: ClaimOptions): Promise<ClaimedEvent[]> {
     if (this.#ordered) return this.#take(await this.#orderedClaim(options))
-    const free = this.#take(await this.#db.query<ClaimRow>(freeClaimSql(this.#db.names), claimValues(options)))
+    const free = this.#take(
+      await this.#db.query<ClaimRow>(freeClaimSql(this.#db.names), claimValues(options)),
+    )
     if (!this.#ordered || free.length >= options.limit) return free
     // Ordered events appeared since the last claim: the rest of this batch comes from them too.
     const more = this.#take(await this.#orderedClaim({ ...options, limit: options.limit - free.length }))

@@ -26,7 +26,9 @@ export function tableNames(table: string, schema: string | undefined): TableName
     name,
     channel: `webhooks_${digest(name).toString('hex').slice(0, 24)}`,
     claimLock: digest(`claim ${name}`).readBigInt64BE().toString(),
-    migrationLock: digest(`migrate ${schema ?? ''}`).readBigInt64BE().toString(),
+    migrationLock: digest(`migrate ${schema ?? ''}`)
+      .readBigInt64BE()
+      .toString(),
   }
 }
 

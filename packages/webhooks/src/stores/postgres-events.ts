@@ -4,7 +4,12 @@ import { countsFrom, type EventRow, fromRow } from './rows.ts'
 
 // The statements on single events and the inspection queries, each one round trip.
 
-export async function renew(db: PgDatabase, key: string, owner: string, leaseUntil: number): Promise<boolean> {
+export async function renew(
+  db: PgDatabase,
+  key: string,
+  owner: string,
+  leaseUntil: number,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE ${db.names.name} SET lease_until = $1 WHERE key = $2 AND status = 'processing' AND lease_owner = $3`,
     [leaseUntil, key, owner],
@@ -12,7 +17,12 @@ export async function renew(db: PgDatabase, key: string, owner: string, leaseUnt
   return (rowCount ?? 0) > 0
 }
 
-export async function settle(db: PgDatabase, key: string, owner: string, outcome: Settlement): Promise<boolean> {
+export async function settle(
+  db: PgDatabase,
+  key: string,
+  owner: string,
+  outcome: Settlement,
+): Promise<boolean> {
   const values =
     outcome.status === 'pending'
       ? ['pending', outcome.nextAttemptAt, outcome.error, null]

@@ -62,7 +62,7 @@ export class InsertBatcher {
       const pending: Pending = { event, resolve, reject }
       const first = this.#byKey.get(event.key)
       if (first) {
-        ;(first.twins ??= []).push(pending)
+        first.twins = [...(first.twins ?? []), pending]
         return
       }
       this.#byKey.set(event.key, pending)
@@ -94,8 +94,7 @@ export class InsertBatcher {
       void this.#send(group).finally(() => {
         this.#inFlight--
         this.#flush()
-        if (this.#inFlight === 0 && this.#queue.length === 0)
-          for (const done of this.#idle.splice(0)) done()
+        if (this.#inFlight === 0 && this.#queue.length === 0) for (const done of this.#idle.splice(0)) done()
       })
     }
   }

@@ -111,13 +111,20 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
         `INSERT INTO ${q} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES ('a-1', 'X', '{}', 1, 1, 'k')`,
       )
       await receiver.insert({ key: 'a-2', eventType: 'X', body: '{}', receivedAt: 1, orderKey: 'k' })
-      const claim = (store: WebhookStore, owner: string) => store.claim({ owner, limit: 10, now: 10, leaseMs: 60_000 })
+      const claim = (store: WebhookStore, owner: string) =>
+        store.claim({ owner, limit: 10, now: 10, leaseMs: 60_000 })
       const first = claim(worker1, 'w1')
       // Worker 1's claim holds a-2 (its trigger sleeps) before a-1 commits.
       await expect
-        .poll(async () => (
-          await admin.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND strpos(query, $1) > 0`, [q])
-        ).rowCount)
+        .poll(
+          async () =>
+            (
+              await admin.query(
+                `SELECT 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND strpos(query, $1) > 0`,
+                [q],
+              )
+            ).rowCount,
+        )
         .toBe(1)
       await slowReceiver.query('COMMIT')
       const second = await claim(worker2, 'w2')
@@ -136,11 +143,18 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
 
   it('claims ordered events that appear after claims found none (one per key), and unordered ones beside them', async () => {
     const store = postgresStore(postgres.url, { schema, table: table() })
-    const event = (key: string, orderKey?: string) => ({ key, eventType: 'X', body: '{}', receivedAt: 1, orderKey })
+    const event = (key: string, orderKey?: string) => ({
+      key,
+      eventType: 'X',
+      body: '{}',
+      receivedAt: 1,
+      orderKey,
+    })
     const claim = (now: number) => store.claim({ owner: `w${now}`, limit: 10, now, leaseMs: 60_000 })
     await store.insert(event('u1'))
     expect((await claim(10)).map((e) => e.key)).toEqual(['u1'])
-    for (const e of [event('k-0', 'k'), event('k-1', 'k'), event('u2'), event('j-0', 'j')]) await store.insert(e)
+    for (const e of [event('k-0', 'k'), event('k-1', 'k'), event('u2'), event('j-0', 'j')])
+      await store.insert(e)
     expect((await claim(20)).map((e) => e.key).sort()).toEqual(['j-0', 'k-0', 'u2'])
     expect(await claim(30)).toEqual([])
     expect(await store.settle('k-0', 'w20', { status: 'done', at: 31 })).toBe(true)

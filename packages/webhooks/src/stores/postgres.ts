@@ -47,7 +47,10 @@ export interface PostgresStoreOptions {
  * Pass a `pg.Pool` (yours: the store does not end it) or a connection string (the store creates a
  * pool and ends it on `close()`). `pg` is an optional peer dependency, loaded only here.
  */
-export function postgresStore(poolOrUrl: PgQueryable | string, options: PostgresStoreOptions = {}): WebhookStore {
+export function postgresStore(
+  poolOrUrl: PgQueryable | string,
+  options: PostgresStoreOptions = {},
+): WebhookStore {
   checkOptions(options)
   const names = tableNames(options.table ?? 'webhook_events', options.schema)
   const db = new PgDatabase(poolOrUrl, names, poolSettings(poolOrUrl, options))
@@ -72,7 +75,13 @@ export function postgresStore(poolOrUrl: PgQueryable | string, options: Postgres
     subscribe: (wake) => subscriptions.add(wake),
     async begin(key, owner) {
       try {
-        return await beginEvent({ pool: await db.pool(), name: names.name, key, owner, unavailable: (e) => db.unavailable(e) })
+        return await beginEvent({
+          pool: await db.pool(),
+          name: names.name,
+          key,
+          owner,
+          unavailable: (e) => db.unavailable(e),
+        })
       } catch (error) {
         throw db.unavailable(error)
       }
@@ -87,7 +96,10 @@ export function postgresStore(poolOrUrl: PgQueryable | string, options: Postgres
   }
 }
 
-function poolSettings(poolOrUrl: PgQueryable | string, options: PostgresStoreOptions): PoolSettings | undefined {
+function poolSettings(
+  poolOrUrl: PgQueryable | string,
+  options: PostgresStoreOptions,
+): PoolSettings | undefined {
   if (typeof poolOrUrl !== 'string') return undefined
   return {
     url: poolOrUrl,
@@ -113,7 +125,10 @@ function checkOptions(options: PostgresStoreOptions): void {
   for (const option of ['table', 'schema'] as const) {
     const value = options[option]
     if (value !== undefined && !(typeof value === 'string' && IDENTIFIER.test(value)))
-      issues.push({ path: option, message: 'must be letters, digits and _ (at most 48, not starting with a digit)' })
+      issues.push({
+        path: option,
+        message: 'must be letters, digits and _ (at most 48, not starting with a digit)',
+      })
   }
   if (issues.length > 0) throw new ServiceValidationError('postgresStore options', issues)
 }
