@@ -52,6 +52,15 @@ export async function pacedLoad(options: {
       const due = start + (i * 1000) / rate
       const url = new URL(urls[i % urls.length]!)
       const text = options.body()
+      let settled = false
+      const finish = (ok: boolean) => {
+        if (settled) return
+        settled = true
+        clearTimeout(abandon)
+        if (ok) latencies.push(performance.now() - due)
+        else bad++
+        done()
+      }
       const req = request(
         url,
         {
@@ -61,19 +70,14 @@ export async function pacedLoad(options: {
         },
         (res) => {
           res.resume()
-          res.on('end', () => {
-            if (res.statusCode === 200) latencies.push(performance.now() - due)
-            else bad++
-            done()
-          })
+          res.on('end', () => finish(res.statusCode === 200))
         },
       )
-      // A request still unanswered 10 s after it was sent is counted as failed.
-      req.setTimeout(10_000, () => req.destroy())
-      req.on('error', () => {
-        bad++
-        done()
-      })
+      // A request unanswered 10 s after it was due (waiting for a connection included) is
+      // abandoned and counted as failed: an overloaded server cannot stretch the run without bound.
+      const abandon = setTimeout(() => req.destroy(), 10_000)
+      req.on('error', () => finish(false))
+      req.on('close', () => finish(false))
       req.end(text)
     }
     const timer = setInterval(() => {
