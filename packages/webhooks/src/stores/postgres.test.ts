@@ -143,7 +143,7 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
 
   it('claims ordered events that appear after claims found none (one per key), and unordered ones beside them', async () => {
     const store = postgresStore(postgres.url, { schema, table: table() })
-    const event = (key: string, orderKey?: string) => ({
+    const event = (key: string, orderKey: string | null = null) => ({
       key,
       eventType: 'X',
       body: '{}',
