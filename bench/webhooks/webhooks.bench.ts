@@ -233,6 +233,29 @@ async function maxMany(servers: Running[]) {
   return { ...figures, cpuPerEvent: cpu / Math.max(1, figures.ok) }
 }
 
+/**
+ * postgresStore's own insert path, without HTTP: 64 callers in this process, each inserting the
+ * bench's bodies one after another. Events stored per second: what the store makes of the
+ * database, to set beside the receivers (which add HTTP and their own CPU).
+ */
+async function storeAlone(): Promise<number> {
+  const store = postgresStore(PG_URL, { schema: PG_SCHEMA, table: 'store_alone' })
+  await store.ping!()
+  const until = Date.now() + SECONDS * 1_000
+  let stored = 0
+  const caller = async () => {
+    while (Date.now() < until) {
+      const text = body()
+      const key = /"eventId":"([^"]+)"/.exec(text)![1]!
+      await store.insert({ key, eventType: 'MATERIAL_DELETED', body: text, receivedAt: Date.now() })
+      stored++
+    }
+  }
+  await Promise.all(Array.from({ length: 64 }, caller))
+  await store.close()
+  return stored / SECONDS
+}
+
 /** Two ingest-only receivers on PostgreSQL vs the plain INSERT loop, alternating, medians. */
 async function measurePostgres() {
   const store = postgresStore(PG_URL, { schema: PG_SCHEMA })
@@ -243,9 +266,11 @@ async function measurePostgres() {
     await loadMany(servers, { connections: 64, seconds: 2 })
     const ceiling: Array<Awaited<ReturnType<typeof insertCeiling>>> = []
     const max: Array<Awaited<ReturnType<typeof maxMany>>> = []
+    const alone: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
       ceiling.push(await insertCeiling({ url: PG_URL, schema: PG_SCHEMA, seconds: SECONDS, body }))
       max.push(await maxMany(servers))
+      alone.push(await storeAlone())
     }
     const ceilingRps = median(ceiling.map((c) => c.rate))
     const receiversRps = median(max.map((m) => m.rps))
@@ -259,6 +284,7 @@ async function measurePostgres() {
       ceiling: ceilingRps,
       ceilings: ceiling.map((c) => Math.round(c.rate)),
       ceilingCpu: median(ceiling.map((c) => c.cpuPerRow)),
+      alone: median(alone),
       rps: receiversRps,
       all: max.map((m) => Math.round(m.rps)),
       cpu: median(max.map((m) => m.cpuPerEvent)),
@@ -349,6 +375,9 @@ if (PARTS.includes('pg') && (await pgReachable())) {
   console.log('| run | INSERT loop | 2 receivers (postgresStore) | ratio |')
   console.log('|---|---|---|---|')
   console.log(`| max throughput, events/s | ${fmt(p.ceiling)} | ${fmt(p.rps)} | ${fmt(pgRatio, 2)} |`)
+  console.log(
+    `| postgresStore.insert alone (1 process, 64 callers, no HTTP), events/s | ${fmt(p.ceiling)} | ${fmt(p.alone)} | ${fmt(p.alone / p.ceiling, 2)} |`,
+  )
   console.log(
     `| client CPU per event, µs (INSERT loop: the loop's process; receivers: both processes, HTTP included) | ${fmt(p.ceilingCpu)} | ${fmt(p.cpu)} | ${fmt(p.cpu / p.ceilingCpu, 1)}x |`,
   )
