@@ -110,6 +110,45 @@ async function measure(label: string, open: () => Promise<WebhookStore>): Promis
   }
 }
 
+/**
+ * What one claim costs as the backlog behind a few keys deepens: 4 keys, 1,000 then 10,000
+ * events waiting; each claim takes the first event of every key (4), which are then settled.
+ * Median time per claim over 50 claims; a ratio near 1 means the claim does not scan the backlog.
+ */
+async function claimCostByDepth(open: () => Promise<WebhookStore>): Promise<void> {
+  const perClaim: number[] = []
+  for (const depth of [1_000, 10_000]) {
+    const store = await open()
+    for (let i = 0; i < depth; i += 500)
+      await Promise.all(
+        Array.from({ length: Math.min(500, depth - i) }, (_, j) =>
+          store.insert({
+            key: `d-${i + j}`,
+            eventType: 'X',
+            body: '{}',
+            receivedAt: 1,
+            orderKey: `k${(i + j) % 4}`,
+          }),
+        ),
+      )
+    const times: number[] = []
+    for (let c = 0; c < 50; c++) {
+      const start = performance.now()
+      const events = await store.claim({ owner: `o${c}`, limit: 32, now: 10, leaseMs: 60_000 })
+      times.push(performance.now() - start)
+      await Promise.all(events.map((e) => store.settle(e.key, `o${c}`, { status: 'done', at: 11 })))
+    }
+    perClaim.push(median(times))
+    await store.close()
+  }
+  console.log('\nPostgreSQL: one claim with ordering, 4 keys, by backlog depth (median of 50 claims)')
+  console.log('| 1,000 events waiting | 10,000 events waiting | ratio |')
+  console.log('|---|---|---|')
+  console.log(
+    `| ${fmt(perClaim[0]!, 2)} ms | ${fmt(perClaim[1]!, 2)} ms | ${fmt(perClaim[1]! / perClaim[0]!, 2)} |`,
+  )
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'bench-ordering-'))
 let n = 0
 try {
@@ -128,8 +167,10 @@ const reachable = await admin.query('SELECT 1').then(
   },
 )
 try {
-  if (reachable)
+  if (reachable) {
     await measure('PostgreSQL', async () => postgresStore(PG_URL, { schema, table: `events_${++n}` }))
+    await claimCostByDepth(async () => postgresStore(PG_URL, { schema, table: `events_${++n}` }))
+  }
 } finally {
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {})
   await admin.end()

@@ -1,7 +1,8 @@
 /**
  * PostgreSQL's own ceiling on this machine for what a receiver does per event: multi-row INSERTs
  * (`unnest`, ON CONFLICT DO NOTHING, same table and indexes as postgresStore) from two
- * connections in a loop, each a transaction of its own, the rows the bench sends.
+ * connections in a loop, each a transaction of its own, the rows the bench sends. Also its own
+ * CPU time per row (building the rows and the pg client's work), to set beside the receivers'.
  */
 import pg from 'pg'
 
@@ -12,13 +13,14 @@ export async function insertCeiling(options: {
   body: () => string
   /** Rows per statement: about what group commit gathers under this load. */
   rows?: number
-}): Promise<number> {
+}): Promise<{ rate: number; cpuPerRow: number }> {
   const pool = new pg.Pool({ connectionString: options.url, max: 2 })
   const table = `"${options.schema}"."ceiling"`
   await pool.query(
     `CREATE TABLE IF NOT EXISTS ${table} (LIKE "${options.schema}"."webhook_events" INCLUDING ALL)`,
   )
   const rows = options.rows ?? 32
+  const cpu = process.cpuUsage()
   const until = Date.now() + options.seconds * 1_000
   let inserted = 0
   const loop = async () => {
@@ -36,6 +38,7 @@ export async function insertCeiling(options: {
     }
   }
   await Promise.all([loop(), loop()])
+  const { user, system } = process.cpuUsage(cpu)
   await pool.end()
-  return inserted / options.seconds
+  return { rate: inserted / options.seconds, cpuPerRow: (user + system) / Math.max(1, inserted) }
 }

@@ -22,6 +22,7 @@ import { join } from 'node:path'
 import { generateWebhookToken, postgresStore } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { pacedLoad } from './paced-load.ts'
 import { insertCeiling } from './pg-ceiling.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -81,13 +82,21 @@ async function load(
   url: string,
   options: { connections: number; rate?: number; seconds: number },
 ): Promise<Figures> {
+  if (options.rate !== undefined) {
+    const paced = await pacedLoad({
+      ...options,
+      rate: options.rate,
+      urls: [`${url}/webhooks/${token}`],
+      body,
+    })
+    return { rps: paced.achieved, p50: paced.p50, p99: paced.p99, ok: paced.ok, bad: paced.bad }
+  }
   const result = await autocannon({
     url: `${url}/webhooks/${token}`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     connections: options.connections,
     duration: options.seconds,
-    ...(options.rate === undefined ? {} : { overallRate: options.rate }),
     requests: [
       {
         setupRequest: (request: Record<string, unknown>) => ({ ...request, body: body() }),
@@ -192,6 +201,7 @@ async function loadMany(
     rps: results.reduce((a, r) => a + r.rps, 0),
     p50: Math.max(...results.map((r) => r.p50)),
     p99: Math.max(...results.map((r) => r.p99)),
+    ok: results.reduce((a, r) => a + r.ok, 0),
     bad: results.reduce((a, r) => a + r.bad, 0),
   }
 }
@@ -208,6 +218,44 @@ async function pgReachable(): Promise<boolean> {
   }
 }
 
+/** Paced load on several servers at once, requests spread over them in turn. */
+function pacedMany(servers: Running[], rate: number) {
+  const urls = servers.map((server) => `${server.url}/webhooks/${token}`)
+  return pacedLoad({ urls, rate, seconds: SECONDS, connections: 64, body })
+}
+
+/** Max throughput of the servers together, and their CPU time per acknowledged event (µs). */
+async function maxMany(servers: Running[]) {
+  const before = await Promise.all(servers.map(cpuMicros))
+  const figures = await loadMany(servers, { connections: 64, seconds: SECONDS })
+  const after = await Promise.all(servers.map(cpuMicros))
+  const cpu = after.reduce((a, v, i) => a + v - before[i]!, 0)
+  return { ...figures, cpuPerEvent: cpu / Math.max(1, figures.ok) }
+}
+
+/**
+ * postgresStore's own insert path, without HTTP: 64 callers in this process, each inserting the
+ * bench's bodies one after another. Events stored per second: what the store makes of the
+ * database, to set beside the receivers (which add HTTP and their own CPU).
+ */
+async function storeAlone(): Promise<number> {
+  const store = postgresStore(PG_URL, { schema: PG_SCHEMA, table: 'store_alone' })
+  await store.ping!()
+  const until = Date.now() + SECONDS * 1_000
+  let stored = 0
+  const caller = async () => {
+    while (Date.now() < until) {
+      const text = body()
+      const key = /"eventId":"([^"]+)"/.exec(text)![1]!
+      await store.insert({ key, eventType: 'MATERIAL_DELETED', body: text, receivedAt: Date.now() })
+      stored++
+    }
+  }
+  await Promise.all(Array.from({ length: 64 }, caller))
+  await store.close()
+  return stored / SECONDS
+}
+
 /** Two ingest-only receivers on PostgreSQL vs the plain INSERT loop, alternating, medians. */
 async function measurePostgres() {
   const store = postgresStore(PG_URL, { schema: PG_SCHEMA })
@@ -216,30 +264,39 @@ async function measurePostgres() {
   const servers = [await startServer('pg'), await startServer('pg')]
   try {
     await loadMany(servers, { connections: 64, seconds: 2 })
-    const ceiling: number[] = []
-    const max: Array<Awaited<ReturnType<typeof loadMany>>> = []
+    const ceiling: Array<Awaited<ReturnType<typeof insertCeiling>>> = []
+    const max: Array<Awaited<ReturnType<typeof maxMany>>> = []
+    const alone: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
       ceiling.push(await insertCeiling({ url: PG_URL, schema: PG_SCHEMA, seconds: SECONDS, body }))
-      max.push(await loadMany(servers, { connections: 64, seconds: SECONDS }))
+      max.push(await maxMany(servers))
+      alone.push(await storeAlone())
     }
-    const ceilingRps = median(ceiling)
+    const ceilingRps = median(ceiling.map((c) => c.rate))
+    const receiversRps = median(max.map((m) => m.rps))
     const rate = Math.round(0.6 * ceilingRps)
-    const paced: Array<Awaited<ReturnType<typeof loadMany>>> = []
-    for (let round = 0; round < ROUNDS; round++)
-      paced.push(await loadMany(servers, { connections: 64, rate, seconds: SECONDS }))
+    const paced = []
+    for (let round = 0; round < ROUNDS; round++) paced.push(await pacedMany(servers, rate))
+    // When 60% of the ceiling is beyond what the receivers can take, also 60% of their own max.
+    const ownRate = Math.round(0.6 * receiversRps)
+    const own = ownRate < rate ? [await pacedMany(servers, ownRate)] : []
     return {
       ceiling: ceilingRps,
-      ceilings: ceiling.map(Math.round),
-      rps: median(max.map((m) => m.rps)),
+      ceilings: ceiling.map((c) => Math.round(c.rate)),
+      ceilingCpu: median(ceiling.map((c) => c.cpuPerRow)),
+      alone: median(alone),
+      rps: receiversRps,
       all: max.map((m) => Math.round(m.rps)),
+      cpu: median(max.map((m) => m.cpuPerEvent)),
       rate,
       paced: {
-        rps: median(paced.map((p) => p.rps)),
+        rps: median(paced.map((p) => p.achieved)),
         p50: median(paced.map((p) => p.p50)),
         p99: median(paced.map((p) => p.p99)),
       },
       p99s: paced.map((p) => p.p99),
-      bad: [...max, ...paced].reduce((a, m) => a + m.bad, 0),
+      own: own[0] && { rate: ownRate, ...own[0] },
+      bad: [...max, ...paced, ...own].reduce((a, m) => a + m.bad, 0),
     }
   } finally {
     await Promise.all(servers.map(stopServer))
@@ -253,53 +310,63 @@ async function measurePostgres() {
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
-const { noop, receiver } = await measureAll()
-const ratio = receiver.max.rps / noop.max.rps
-const sent = sequence
+// BENCH_PARTS=pg,ordering (for example) runs only those parts; default all three.
+const PARTS = (process.env.BENCH_PARTS ?? 'sqlite,pg,ordering').split(',')
 
-console.log(
-  `\nWebhook receiver (processing ${PROCESSING ? 'on' : 'off'}) vs no-op Hono handler (autocannon, 64 connections, ${ROUNDS} alternating runs of ${SECONDS} s each, medians)`,
-)
-console.log('| run | no-op Hono | receiver (SQLite FULL) | ratio |')
-console.log('|---|---|---|---|')
-console.log(`| max throughput, req/s | ${fmt(noop.max.rps)} | ${fmt(receiver.max.rps)} | ${fmt(ratio, 2)} |`)
-console.log(
-  `| at ${fmt(RATE)} req/s offered: achieved req/s | ${fmt(noop.paced.rps)} | ${fmt(receiver.paced.rps)} | |`,
-)
-console.log(
-  `| at ${fmt(RATE)} req/s offered: p50 / p99 ms | ${noop.paced.p50} / ${noop.paced.p99} | ${receiver.paced.p50} / ${receiver.paced.p99} | |`,
-)
-console.log(
-  `| non-2xx or errors | ${noop.max.bad + noop.paced.bad} | ${receiver.max.bad + receiver.paced.bad} | |`,
-)
-const cpuRatio = noop.max.cpu / receiver.max.cpu
-console.log(
-  `| server CPU per request, µs (max runs) | ${fmt(noop.max.cpu)} | ${fmt(receiver.max.cpu)} | ${fmt(cpuRatio, 2)} |`,
-)
-console.log(`\nmax req/s per run: no-op ${noop.max.all.join(', ')}; receiver ${receiver.max.all.join(', ')}`)
-console.log(
-  `p99 ms per paced run: no-op ${noop.paced.p99s.join(', ')}; receiver ${receiver.paced.p99s.join(', ')}`,
-)
-console.log(
-  `load average at the end: ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')} (${cpus().length} CPUs)`,
-)
-console.log(
-  `\nreceiver: ${fmt(receiver.stored ?? 0)} events stored of ${fmt(sent)} requests sent in total (both servers, with warm-ups)`,
-)
-const throughputOk = ratio >= 0.75
-const latencyOk = receiver.paced.p99 <= 25
-const cpuCost = receiver.max.cpu / noop.max.cpu
-console.log(`target throughput ratio >= 0.75: ${throughputOk ? 'met' : 'NOT met'} (${fmt(ratio, 2)})`)
-console.log(
-  `target receiver CPU per event <= 2x the no-op's: ${cpuCost <= 2 ? 'met' : 'NOT met'} (${fmt(cpuCost, 2)}x)`,
-)
-console.log(
-  `target p99 <= 25 ms at ${fmt(RATE)} req/s: ${latencyOk ? 'met' : 'NOT met'} (${receiver.paced.p99} ms)`,
-)
+if (PARTS.includes('sqlite')) await reportSqlite()
 
-if (await pgReachable()) {
+async function reportSqlite() {
+  const { noop, receiver } = await measureAll()
+  const ratio = receiver.max.rps / noop.max.rps
+
+  console.log(
+    `\nWebhook receiver (processing ${PROCESSING ? 'on' : 'off'}) vs no-op Hono handler (autocannon, 64 connections, ${ROUNDS} alternating runs of ${SECONDS} s each, medians)`,
+  )
+  console.log('| run | no-op Hono | receiver (SQLite FULL) | ratio |')
+  console.log('|---|---|---|---|')
+  console.log(
+    `| max throughput, req/s | ${fmt(noop.max.rps)} | ${fmt(receiver.max.rps)} | ${fmt(ratio, 2)} |`,
+  )
+  console.log(
+    `| at ${fmt(RATE)} req/s offered: achieved req/s | ${fmt(noop.paced.rps)} | ${fmt(receiver.paced.rps)} | |`,
+  )
+  console.log(
+    `| at ${fmt(RATE)} req/s offered: p50 / p99 ms | ${noop.paced.p50} / ${noop.paced.p99} | ${receiver.paced.p50} / ${receiver.paced.p99} | |`,
+  )
+  console.log(
+    `| non-2xx or errors | ${noop.max.bad + noop.paced.bad} | ${receiver.max.bad + receiver.paced.bad} | |`,
+  )
+  const cpuRatio = noop.max.cpu / receiver.max.cpu
+  console.log(
+    `| server CPU per request, µs (max runs) | ${fmt(noop.max.cpu)} | ${fmt(receiver.max.cpu)} | ${fmt(cpuRatio, 2)} |`,
+  )
+  console.log(
+    `\nmax req/s per run: no-op ${noop.max.all.join(', ')}; receiver ${receiver.max.all.join(', ')}`,
+  )
+  console.log(
+    `p99 ms per paced run: no-op ${noop.paced.p99s.join(', ')}; receiver ${receiver.paced.p99s.join(', ')}`,
+  )
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (${cpus().length} CPUs)`,
+  )
+  console.log(
+    `\nreceiver: ${fmt(receiver.stored ?? 0)} events stored of ${fmt(sequence)} requests sent in total (both servers, with warm-ups)`,
+  )
+  const throughputOk = ratio >= 0.75
+  const latencyOk = receiver.paced.p99 <= 25
+  const cpuCost = receiver.max.cpu / noop.max.cpu
+  console.log(`target throughput ratio >= 0.75: ${throughputOk ? 'met' : 'NOT met'} (${fmt(ratio, 2)})`)
+  console.log(
+    `target receiver CPU per event <= 2x the no-op's: ${cpuCost <= 2 ? 'met' : 'NOT met'} (${fmt(cpuCost, 2)}x)`,
+  )
+  console.log(
+    `target p99 <= 25 ms at ${fmt(RATE)} req/s: ${latencyOk ? 'met' : 'NOT met'} (${receiver.paced.p99} ms)`,
+  )
+}
+
+if (PARTS.includes('pg') && (await pgReachable())) {
   const p = await measurePostgres()
   const pgRatio = p.rps / p.ceiling
   console.log(
@@ -309,8 +376,18 @@ if (await pgReachable()) {
   console.log('|---|---|---|---|')
   console.log(`| max throughput, events/s | ${fmt(p.ceiling)} | ${fmt(p.rps)} | ${fmt(pgRatio, 2)} |`)
   console.log(
-    `| at ${fmt(p.rate)} req/s offered (60% of the ceiling): achieved / p50 / p99 ms | | ${fmt(p.paced.rps)} / ${p.paced.p50} / ${p.paced.p99} | |`,
+    `| postgresStore.insert alone (1 process, 64 callers, no HTTP), events/s | ${fmt(p.ceiling)} | ${fmt(p.alone)} | ${fmt(p.alone / p.ceiling, 2)} |`,
   )
+  console.log(
+    `| client CPU per event, µs (INSERT loop: the loop's process; receivers: both processes, HTTP included) | ${fmt(p.ceilingCpu)} | ${fmt(p.cpu)} | ${fmt(p.cpu / p.ceilingCpu, 1)}x |`,
+  )
+  console.log(
+    `| ${fmt(p.rate)} req/s offered (60% of the ceiling, open loop): achieved / p50 / p99 ms | | ${fmt(p.paced.rps)} / ${p.paced.p50} / ${p.paced.p99} | |`,
+  )
+  if (p.own)
+    console.log(
+      `| ${fmt(p.own.rate)} req/s offered (60% of the receivers' own max): achieved / p50 / p99 ms | | ${fmt(p.own.achieved)} / ${p.own.p50} / ${p.own.p99} | |`,
+    )
   console.log(`| non-2xx or errors | | ${p.bad} | |`)
   console.log(
     `per run: ceiling ${p.ceilings.join(', ')}; receivers ${p.all.join(', ')}; paced p99 ${p.p99s.join(', ')} ms`,
@@ -328,4 +405,4 @@ if (await pgReachable()) {
   console.log(`\nPostgreSQL not reachable at ${PG_URL}: its part of the benchmark was skipped.`)
 }
 
-if (process.env.BENCH_ORDERING !== '0') await import('./ordering.ts')
+if (PARTS.includes('ordering') && process.env.BENCH_ORDERING !== '0') await import('./ordering.ts')

@@ -1,93 +1,125 @@
-import { createClient, type PgClient, type PgQueryable, type PoolSettings } from './postgres-pool.ts'
+import type { PgDatabase } from './postgres-database.ts'
+import { createClient, type PgClient } from './postgres-pool.ts'
 
 /** How often the listening connection is checked (a black-holed one never reports an error). */
 const CHECK_MS = 10_000
 const CHECK_TIMEOUT_MS = 5_000
+const FIRST_BACKOFF_MS = 250
 const MAX_BACKOFF_MS = 5_000
+
+/** The store's listeners (one per started worker), closed with the store. */
+export class Subscriptions {
+  readonly #db: PgDatabase
+  readonly #listeners = new Set<Listener>()
+
+  constructor(db: PgDatabase) {
+    this.#db = db
+  }
+
+  /** Start listening; resolves to the unsubscribe once the first LISTEN was tried. */
+  async add(wake: () => void): Promise<() => Promise<void>> {
+    const pool = await this.#db.pool()
+    const settings = this.#db.settings
+    const open = settings ? () => createClient(settings) : pool.connect?.bind(pool)
+    // Without a way to open a dedicated connection, nothing is listened to: polling finds the events.
+    if (!open) return async () => {}
+    const listener = new Listener(open, this.#db.names.channel, wake)
+    this.#listeners.add(listener)
+    await listener.connect()
+    return async () => {
+      this.#listeners.delete(listener)
+      await listener.stop()
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#listeners].map((listener) => listener.stop()))
+    this.#listeners.clear()
+  }
+}
 
 /**
  * LISTEN on a connection of its own and call `wake` on every notification. A lost connection is
- * opened again (backing off up to 5 s), and `wake` is called once it is back, since notifications
- * sent meanwhile are gone. Without a way to open a dedicated connection, nothing is listened to:
- * the worker's polling finds the events.
+ * opened again (backing off up to 5 s), and `wake` is called once it is back, since
+ * notifications sent meanwhile are gone.
  */
-export async function subscribe(init: {
-  pool: PgQueryable
-  settings: PoolSettings | undefined
-  channel: string
-  wake: () => void
-}): Promise<() => Promise<void>> {
-  const { pool, settings, channel, wake } = init
-  const open = settings ? () => createClient(settings) : pool.connect?.bind(pool)
-  if (!open) return async () => {}
-  let stopped = false
-  let client: PgClient | undefined
-  let backoff = 250
-  let retry: ReturnType<typeof setTimeout> | undefined
-  let check: ReturnType<typeof setInterval> | undefined
+class Listener {
+  readonly #open: () => Promise<PgClient>
+  readonly #channel: string
+  readonly #wake: () => void
+  #client: PgClient | undefined
+  #stopped = false
+  #backoff = FIRST_BACKOFF_MS
+  #retry: ReturnType<typeof setTimeout> | undefined
+  #check: ReturnType<typeof setInterval> | undefined
 
-  function drop(c: PgClient): void {
-    if (client !== c) return
-    client = undefined
-    clearInterval(check)
-    if (c.release) c.release(true)
-    else void c.end?.().catch(() => {})
-    if (!stopped) schedule()
+  constructor(open: () => Promise<PgClient>, channel: string, wake: () => void) {
+    this.#open = open
+    this.#channel = channel
+    this.#wake = wake
   }
 
-  function schedule(): void {
-    retry = setTimeout(() => void connect(), backoff)
-    retry.unref?.()
-    backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)
-  }
-
-  async function connect(): Promise<void> {
-    let c: PgClient
+  async connect(): Promise<void> {
+    let client: PgClient
     try {
-      c = await open!()
+      client = await this.#open()
     } catch {
-      if (!stopped) schedule()
+      this.#schedule()
       return
     }
-    if (stopped) {
-      if (c.release) c.release(true)
-      else await c.end?.().catch(() => {})
-      return
-    }
-    client = c
-    c.on?.('notification', () => wake())
-    c.on?.('error', () => drop(c))
-    c.on?.('end', () => drop(c))
+    if (this.#stopped) return release(client)
+    this.#client = client
+    client.on?.('notification', () => this.#wake())
+    client.on?.('error', () => this.#drop(client))
+    client.on?.('end', () => this.#drop(client))
     try {
-      await c.query(`LISTEN "${channel}"`)
+      await client.query(`LISTEN "${this.#channel}"`)
     } catch {
-      drop(c)
+      this.#drop(client)
       return
     }
-    backoff = 250
-    check = setInterval(() => {
-      const timeout = new Promise<never>((_, reject) => {
-        setTimeout(
-          () => reject(new Error('listening connection check timed out')),
-          CHECK_TIMEOUT_MS,
-        ).unref?.()
-      })
-      Promise.race([c.query('SELECT 1'), timeout]).catch(() => drop(c))
-    }, CHECK_MS)
-    check.unref?.()
-    wake()
+    this.#backoff = FIRST_BACKOFF_MS
+    this.#check = setInterval(() => this.#probe(client), CHECK_MS)
+    this.#check.unref?.()
+    this.#wake()
   }
 
-  await connect()
-  return async () => {
-    stopped = true
-    clearTimeout(retry)
-    if (client) {
-      const c = client
-      client = undefined
-      clearInterval(check)
-      if (c.release) c.release(true)
-      else await c.end?.().catch(() => {})
-    }
+  async stop(): Promise<void> {
+    this.#stopped = true
+    clearTimeout(this.#retry)
+    const client = this.#client
+    if (!client) return
+    this.#client = undefined
+    clearInterval(this.#check)
+    await release(client)
   }
+
+  /** A connection that does not answer a `SELECT 1` in time is dropped and opened again. */
+  #probe(client: PgClient): void {
+    const timeout = new Promise<never>((_, reject) => {
+      setTimeout(() => reject(new Error('listening connection check timed out')), CHECK_TIMEOUT_MS).unref?.()
+    })
+    Promise.race([client.query('SELECT 1'), timeout]).catch(() => this.#drop(client))
+  }
+
+  #drop(client: PgClient): void {
+    if (this.#client !== client) return
+    this.#client = undefined
+    clearInterval(this.#check)
+    void release(client)
+    this.#schedule()
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return
+    this.#retry = setTimeout(() => void this.connect(), this.#backoff)
+    this.#retry.unref?.()
+    this.#backoff = Math.min(this.#backoff * 2, MAX_BACKOFF_MS)
+  }
+}
+
+/** A pooled connection is discarded (not reused: it was LISTENing); a client of its own is ended. */
+async function release(client: PgClient): Promise<void> {
+  if (client.release) client.release(true)
+  else await client.end?.().catch(() => {})
 }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { orderingContract } from '../../test/ordering-contract.ts'
 import { storeContract } from '../../test/store-contract.ts'
 import type { WebhookEvent } from '../events.ts'
+import type { WebhookStore } from '../store.ts'
 import { postgresStore } from './postgres.ts'
 
 const postgres = await postgresOrSkip()
@@ -87,6 +88,77 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
     const keys = claims.flat().map((e) => e.key)
     expect(new Set(keys).size).toBe(keys.length)
     expect(keys.length).toBe(200)
+    await store.close()
+  })
+
+  it('never leases two events of one key to two workers whose claims see different commits', async () => {
+    // Two receivers: a-1 gets the lower seq but commits after a-2. Worker 1's claim sees only a-2
+    // and takes it; a trigger holds that claim open (uncommitted) for 600 ms, as a preempted
+    // process would. Meanwhile a-1 commits and worker 2 claims: its snapshot shows a-1 first in
+    // line and a-2 still pending. Row locks alone let it take a-1: both would run at once.
+    const t = table()
+    const q = `"${schema}"."${t}"`
+    const stores = [1, 2, 3].map(() => postgresStore(postgres.url, { schema, table: t }))
+    const [receiver, worker1, worker2] = stores as [WebhookStore, WebhookStore, WebhookStore]
+    await Promise.all(stores.map((store) => store.ping!()))
+    await admin.query(`CREATE FUNCTION "${schema}".${t}_slow() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.key = 'a-2' AND NEW.status = 'processing' THEN PERFORM pg_sleep(0.6); END IF; RETURN NEW; END $$;
+      CREATE TRIGGER slow_claim AFTER UPDATE ON ${q} FOR EACH ROW EXECUTE FUNCTION "${schema}".${t}_slow()`)
+    const slowReceiver = await admin.connect()
+    try {
+      await slowReceiver.query('BEGIN')
+      await slowReceiver.query(
+        `INSERT INTO ${q} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES ('a-1', 'X', '{}', 1, 1, 'k')`,
+      )
+      await receiver.insert({ key: 'a-2', eventType: 'X', body: '{}', receivedAt: 1, orderKey: 'k' })
+      const claim = (store: WebhookStore, owner: string) =>
+        store.claim({ owner, limit: 10, now: 10, leaseMs: 60_000 })
+      const first = claim(worker1, 'w1')
+      // Worker 1's claim holds a-2 (its trigger sleeps) before a-1 commits.
+      await expect
+        .poll(
+          async () =>
+            (
+              await admin.query(
+                `SELECT 1 FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND strpos(query, $1) > 0`,
+                [q],
+              )
+            ).rowCount,
+        )
+        .toBe(1)
+      await slowReceiver.query('COMMIT')
+      const second = await claim(worker2, 'w2')
+      const leased = [...(await first), ...second].map((e) => e.key)
+      expect(leased).toEqual(['a-2'])
+      const { rows } = await admin.query(`SELECT key FROM ${q} WHERE status = 'processing'`)
+      expect(rows.map((r) => r.key)).toEqual(['a-2'])
+      // Once a-2 is done, a-1 (stored in the same instant, committed later) runs next.
+      expect(await worker1.settle('a-2', 'w1', { status: 'done', at: 11 })).toBe(true)
+      expect((await claim(worker2, 'w2')).map((e) => e.key)).toEqual(['a-1'])
+    } finally {
+      slowReceiver.release()
+      await Promise.all(stores.map((s) => s.close()))
+    }
+  })
+
+  it('claims ordered events that appear after claims found none (one per key), and unordered ones beside them', async () => {
+    const store = postgresStore(postgres.url, { schema, table: table() })
+    const event = (key: string, orderKey: string | null = null) => ({
+      key,
+      eventType: 'X',
+      body: '{}',
+      receivedAt: 1,
+      orderKey,
+    })
+    const claim = (now: number) => store.claim({ owner: `w${now}`, limit: 10, now, leaseMs: 60_000 })
+    await store.insert(event('u1'))
+    expect((await claim(10)).map((e) => e.key)).toEqual(['u1'])
+    for (const e of [event('k-0', 'k'), event('k-1', 'k'), event('u2'), event('j-0', 'j')])
+      await store.insert(e)
+    expect((await claim(20)).map((e) => e.key).sort()).toEqual(['j-0', 'k-0', 'u2'])
+    expect(await claim(30)).toEqual([])
+    expect(await store.settle('k-0', 'w20', { status: 'done', at: 31 })).toBe(true)
+    expect((await claim(40)).map((e) => e.key)).toEqual(['k-1'])
     await store.close()
   })
 

@@ -1,0 +1,154 @@
+import { WebhookError } from '../errors.ts'
+import type { NewEvent } from '../store.ts'
+import type { PgDatabase } from './postgres-database.ts'
+
+type Outcome = 'inserted' | 'duplicate'
+
+interface Pending {
+  event: NewEvent
+  resolve: (outcome: Outcome) => void
+  reject: (error: unknown) => void
+  /** Later requests for the same key while this one is queued or in flight. */
+  twins?: Pending[]
+}
+
+export interface BatchLimits {
+  /** Multi-row INSERTs in flight at once (each on its own pooled connection). */
+  inFlight: number
+  /** Rows per statement at most. */
+  rows: number
+  /** Requests waiting beyond this many are refused at once (503) instead of piling up while the database stalls. */
+  queued: number
+}
+
+/** PostgreSQL's "deadlock detected": two batches inserting the same new keys in opposite orders. */
+const DEADLOCK = '40P01'
+
+/**
+ * Group commit with several batches in flight. Requests that arrive during one turn of the event
+ * loop go together as one multi-row `INSERT ... ON CONFLICT DO NOTHING` (one commit, one fsync
+ * for all); up to `inFlight` such statements run at once, so the database's commits overlap
+ * instead of each process waiting for its previous one. The statement also notifies listening
+ * workers (folded by PostgreSQL into one notification per commit).
+ *
+ * A key already queued or in flight in this process is not sent again: its request waits for
+ * the first one and is a duplicate. Batches in flight at once each keep their arrival order, so
+ * two events received at the same moment (neither acknowledged yet) may be stored in either
+ * order; an event received after another was acknowledged is always stored after it.
+ */
+export class InsertBatcher {
+  readonly #db: PgDatabase
+  readonly #limits: BatchLimits
+  #queue: Pending[] = []
+  readonly #byKey = new Map<string, Pending>()
+  #scheduled = false
+  #inFlight = 0
+  readonly #idle: Array<() => void> = []
+
+  constructor(db: PgDatabase, limits: BatchLimits) {
+    this.#db = db
+    this.#limits = limits
+  }
+
+  insert(event: NewEvent): Promise<Outcome> {
+    if (this.#queue.length >= this.#limits.queued)
+      return Promise.reject(
+        new WebhookError('PostgreSQL is not keeping up: too many inserts are waiting.', {
+          code: 'store_unavailable',
+          isRetryable: true,
+        }),
+      )
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { event, resolve, reject }
+      const first = this.#byKey.get(event.key)
+      if (first) {
+        first.twins = [...(first.twins ?? []), pending]
+        return
+      }
+      this.#byKey.set(event.key, pending)
+      this.#queue.push(pending)
+      this.#schedule()
+    })
+  }
+
+  /** Resolves once no batch is in flight. */
+  idle(): Promise<void> {
+    if (this.#inFlight === 0 && this.#queue.length === 0) return Promise.resolve()
+    return new Promise((resolve) => this.#idle.push(resolve))
+  }
+
+  /** Gather what arrives in this turn of the event loop, then send it. */
+  #schedule(): void {
+    if (this.#scheduled) return
+    this.#scheduled = true
+    setImmediate(() => {
+      this.#scheduled = false
+      this.#flush()
+    })
+  }
+
+  #flush(): void {
+    while (this.#inFlight < this.#limits.inFlight && this.#queue.length > 0) {
+      const group = this.#queue.splice(0, this.#limits.rows)
+      this.#inFlight++
+      void this.#send(group).finally(() => {
+        this.#inFlight--
+        this.#flush()
+        if (this.#inFlight === 0 && this.#queue.length === 0) for (const done of this.#idle.splice(0)) done()
+      })
+    }
+  }
+
+  async #send(group: Pending[]): Promise<void> {
+    let inserted: Set<string> | undefined
+    let failure: unknown
+    try {
+      inserted = await this.#insertRows(group.map((p) => p.event))
+    } catch (error) {
+      failure = this.#db.unavailable(error)
+    }
+    for (const p of group) {
+      this.#byKey.delete(p.event.key)
+      // The requests for the same key that waited for this one: duplicates, or the same failure.
+      const twins = p.twins ?? []
+      if (inserted) {
+        p.resolve(inserted.has(p.event.key) ? 'inserted' : 'duplicate')
+        for (const twin of twins) twin.resolve('duplicate')
+      } else {
+        p.reject(failure)
+        for (const twin of twins) twin.reject(failure)
+      }
+    }
+  }
+
+  /** The keys this statement inserted (the others existed already). */
+  async #insertRows(events: NewEvent[]): Promise<Set<string>> {
+    const { name, channel } = this.#db.names
+    const text = `WITH ins AS (
+        INSERT INTO ${name} (key, event_type, body, received_at, next_attempt_at, order_key)
+        SELECT k, t, b, r, r, o FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $6::text[])
+          WITH ORDINALITY AS u(k, t, b, r, o, i) ORDER BY i
+        ON CONFLICT (key) DO NOTHING RETURNING key
+      )
+      SELECT key, pg_notify($5, '') FROM ins`
+    const values = [
+      events.map((e) => e.key),
+      events.map((e) => e.eventType),
+      events.map((e) => e.body),
+      events.map((e) => e.receivedAt),
+      channel,
+      events.map((e) => e.orderKey ?? null),
+    ]
+    const pool = await this.#db.pool()
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { rows } = await pool.query<{ key: string }>(text, values)
+        return new Set(rows.map((r) => r.key))
+      } catch (error) {
+        // Another process inserting some of the same new keys in another order: PostgreSQL ended
+        // one of the two statements (nothing of it was stored); run it again.
+        if (!(attempt < 3 && (error as { code?: unknown }).code === DEADLOCK)) throw error
+      }
+    }
+  }
+}
