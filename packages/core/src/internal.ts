@@ -4,5 +4,42 @@
  * `@service-sdk/core` instead.
  * @packageDocumentation
  */
-export { backoffDelay, type RetryPolicy, resolveRetry } from './retry.ts'
+export {
+  createOpenTransport,
+  createSubscriptionTransport,
+  createTeamTransport,
+  type OpenTransportOptions,
+  type SubscriptionTransportOptions,
+  type TeamTransportOptions,
+} from './areas.ts'
+export {
+  type EnvelopeContext,
+  type ErrorHints,
+  errorForOpenCode,
+  errorForStatus,
+  type HintKind,
+  type OpenUnwrapOptions,
+  unwrapOpen,
+  unwrapTeam,
+} from './envelope.ts'
+export { redactingLogger } from './logger.ts'
+export { createRedactor, REDACTED, type Redactor } from './redact.ts'
+export {
+  type AttemptSpec,
+  type Clock,
+  execute,
+  type RawResponse,
+  type RequestContext,
+  systemClock,
+} from './request.ts'
+export { backoffDelay, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, resolveRetry } from './retry.ts'
 export { abortable, sleep } from './sleep.ts'
+export {
+  type AttemptInit,
+  createTransport,
+  DEFAULT_TIMEOUT_MS,
+  type SendSpec,
+  type Transport,
+  type TransportInit,
+} from './transport.ts'
+export { parseInput } from './validate.ts'

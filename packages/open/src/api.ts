@@ -12,15 +12,14 @@ import {
   materialSaveResultSchema,
   type OrgSpace,
   orgInfoResultSchema,
-  parseInput,
   type SavedMaterial,
   ServiceApiError,
   type ServicePaths,
   ServiceValidationError,
-  type Transport,
   type UploadCredential,
   uploadCredentialSchema,
 } from '@service-sdk/core'
+import { parseInput, type Transport } from '@service-sdk/core/internal'
 import { z } from 'zod'
 import { MaterialSaveError } from './errors.ts'
 import { orgIdForSave } from './org-id.ts'

@@ -1,13 +1,12 @@
 import {
   type CallOptions,
   type ClientOptions,
-  createOpenTransport,
-  createSubscriptionTransport,
   MAX_MATERIALS_PER_SAVE,
   type OpenToken,
   type OrgSpace,
   ServiceValidationError,
 } from '@service-sdk/core'
+import { createOpenTransport, createSubscriptionTransport } from '@service-sdk/core/internal'
 import { createOpenApi, type MaterialSaveForm, type OpenApi } from './api.ts'
 import type { UploadDefaults } from './upload/types.ts'
 import { createUploader, type Uploader } from './upload/uploader.ts'

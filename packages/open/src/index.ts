@@ -1,4 +1,32 @@
-export { type ResponseInfo, type WithResponse, withResponse } from '@service-sdk/core'
+// The errors this client throws and the options types it takes, from @service-sdk/core: one
+// package to install, one to import from.
+export {
+  type CallOptions,
+  type ClientOptions,
+  type Logger,
+  type OpenToken,
+  type PermissionReason,
+  type ResponseInfo,
+  type RetryOptions,
+  ServiceApiError,
+  ServiceAuthenticationError,
+  ServiceConflictError,
+  ServiceConnectionError,
+  ServiceError,
+  type ServiceErrorJSON,
+  ServiceInvalidRequestError,
+  ServiceNotFoundError,
+  ServicePermissionError,
+  ServiceRateLimitError,
+  ServiceResponseError,
+  ServiceServerError,
+  ServiceTimeoutError,
+  ServiceValidationError,
+  UploadError,
+  type ValidationIssue,
+  type WithResponse,
+  withResponse,
+} from '@service-sdk/core'
 export type { MaterialSaveForm, OpenApi } from './api.ts'
 export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
 export { MaterialSaveError } from './errors.ts'

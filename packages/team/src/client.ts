@@ -4,18 +4,17 @@ import {
   type CreatedMember,
   createdMemberSchema,
   createMemberInputSchema,
-  createTeamTransport,
   type Id,
   type Impersonation,
   idSchema,
   impersonateOptionsSchema,
   impersonationSchema,
   inviteMemberInputSchema,
-  parseInput,
   ServiceValidationError,
   type TeamMember,
   teamMemberSchema,
 } from '@service-sdk/core'
+import { createTeamTransport, parseInput } from '@service-sdk/core/internal'
 import { z } from 'zod'
 import { checkCallbackUrl } from './callback-url.ts'
 

@@ -1,3 +1,5 @@
+// Thrown by handlers' service calls and listed in the README: re-exported so one package is enough.
+export { ServiceError, type ServiceErrorJSON } from '@service-sdk/core'
 export type { RetryOptions } from './backoff.ts'
 export { DEFAULT_MAX_BODY_BYTES } from './body.ts'
 export { MAX_JSON_DEPTH } from './decode.ts'

@@ -1,4 +1,5 @@
-import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
+import type { Logger } from '@service-sdk/core'
+import { createRedactor, redactingLogger } from '@service-sdk/core/internal'
 import { type Admitted, admit } from './admit.ts'
 import { DEFAULT_MAX_BODY_BYTES, isJsonContentType, readCapped } from './body.ts'
 import { bodyText } from './decode.ts'

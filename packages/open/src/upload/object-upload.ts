@@ -2,11 +2,11 @@ import {
   type Logger,
   type MaterialInput,
   materialInputSchema,
-  parseInput,
   ServiceValidationError,
   UploadError,
   type ValidationIssue,
 } from '@service-sdk/core'
+import { parseInput } from '@service-sdk/core/internal'
 import { createCheckpointWriter, loadCheckpoint, type UploadCheckpoint } from './checkpoint.ts'
 import type { CredentialsCache } from './credentials-cache.ts'
 import type { Gate } from './gate.ts'

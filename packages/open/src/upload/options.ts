@@ -1,4 +1,5 @@
-import { idSchema, parseInput, ServiceValidationError, type ValidationIssue } from '@service-sdk/core'
+import { idSchema, ServiceValidationError, type ValidationIssue } from '@service-sdk/core'
+import { parseInput } from '@service-sdk/core/internal'
 import { z } from 'zod'
 import type { CheckpointStore } from './checkpoint.ts'
 import { refuseRelativeKey } from './key.ts'

@@ -1,5 +1,6 @@
 /// <reference path="./ali-oss.d.ts" />
-import { createRedactor, type UploadCredential, UploadError } from '@service-sdk/core'
+import { type UploadCredential, UploadError } from '@service-sdk/core'
+import { createRedactor } from '@service-sdk/core/internal'
 
 /**
  * ali-oss, loaded on the first upload: it is most of the package's weight in a browser bundle

@@ -1,10 +1,5 @@
-import {
-  type Id,
-  type MaterialInput,
-  parseInput,
-  type SavedMaterial,
-  type ValidationIssue,
-} from '@service-sdk/core'
+import type { Id, MaterialInput, SavedMaterial, ValidationIssue } from '@service-sdk/core'
+import { parseInput } from '@service-sdk/core/internal'
 import { loadEngine } from './load-engine.ts'
 import type { ObjectJob, UploadedObject } from './object-upload.ts'
 import {

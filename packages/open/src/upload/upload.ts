@@ -1,4 +1,5 @@
-import { type Logger, parseInput, UploadError } from '@service-sdk/core'
+import { type Logger, UploadError } from '@service-sdk/core'
+import { parseInput } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
 import { sameSource } from './checkpoint.ts'
 import type { CredentialsCache } from './credentials-cache.ts'

@@ -1,4 +1,5 @@
-import type { Logger, Redactor } from '@service-sdk/core'
+import type { Logger } from '@service-sdk/core'
+import type { Redactor } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
 import { createCredentialsCache } from './credentials-cache.ts'
 import { loadEngine } from './load-engine.ts'
