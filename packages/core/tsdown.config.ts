@@ -6,9 +6,6 @@ export default defineConfig({
   dts: true,
   platform: 'neutral',
   target: 'es2023',
-  // Bundled: openapi-fetch ships ESM with a CommonJS default export, which CommonJS interop reads
-  // as the whole module (`default is not a function`); inlined, both builds call it directly.
-  deps: { alwaysBundle: ['openapi-fetch'] },
   publint: true,
   attw: { profile: 'node16' },
 })

@@ -23,6 +23,14 @@ export {
   unwrapTeam,
 } from './envelope.ts'
 export { redactingLogger } from './logger.ts'
+export {
+  expandPath,
+  type Operation,
+  operation,
+  type PathParams,
+  type PathWith,
+  type Verb,
+} from './operation.ts'
 export { createRedactor, REDACTED, type Redactor } from './redact.ts'
 export {
   type AttemptSpec,
@@ -35,7 +43,6 @@ export {
 export { backoffDelay, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, resolveRetry } from './retry.ts'
 export { abortable, sleep } from './sleep.ts'
 export {
-  type AttemptInit,
   createTransport,
   DEFAULT_TIMEOUT_MS,
   type SendSpec,

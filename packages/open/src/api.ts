@@ -14,17 +14,21 @@ import {
   orgInfoResultSchema,
   type SavedMaterial,
   ServiceApiError,
-  type ServicePaths,
   ServiceValidationError,
   type UploadCredential,
   uploadCredentialSchema,
 } from '@service-sdk/core'
-import { parseInput, type Transport } from '@service-sdk/core/internal'
+import { type Operation, operation, parseInput, type Transport } from '@service-sdk/core/internal'
 import { z } from 'zod'
 import { MaterialSaveError } from './errors.ts'
 import { orgIdForSave } from './org-id.ts'
 
-const CALL = '/open-api/standard/call/service'
+const MATERIAL_SAVE = operation('POST', '/open-api/standard/call/service/material-save')
+const STS_TMP = operation('POST', '/open-api/standard/call/service/sts-tmp')
+const ORG_INFO = operation('POST', '/open-api/standard/call/service/org-info')
+const FOLDER_SUBSCRIBE = operation('POST', '/api/service/folder-subscribe')
+const EVENT_SUBSCRIBE = operation('POST', '/api/service/material-automation-subscribe')
+const EVENT_TYPES = operation('GET', '/api/service/material-automation-event-types')
 
 /**
  * The two material-save body forms the interface shows: `top-level` `{orgId?, materials}` (its
@@ -45,12 +49,12 @@ const eventTypeListSchema = z.array(eventTypeEntrySchema)
 
 /** The open API's calls (area B), over the token transport and the API-key transport. */
 export function createOpenApi(
-  open: Transport<ServicePaths>,
-  subscription: Transport<ServicePaths> | undefined,
+  open: Transport,
+  subscription: Transport | undefined,
   options: { maxMaterialsPerSave: number; materialSaveForm: MaterialSaveForm },
 ) {
   const hints = saveHints(options.materialSaveForm)
-  const requireSubscription = (): Transport<ServicePaths> => {
+  const requireSubscription = (): Transport => {
     if (subscription) return subscription
     throw new ServiceValidationError('open client options', [
       { path: 'apiKey', message: 'is required for the subscription endpoints (folders.*, events.*)' },
@@ -62,34 +66,30 @@ export function createOpenApi(
     const body = options.materialSaveForm === 'param' ? { param: fields } : fields
     const result = await open.send<{ materials: SavedMaterial[] }>(
       {
-        method: 'POST',
-        path: `${CALL}/material-save`,
+        operation: MATERIAL_SAVE,
+        body,
         // Each call creates assets: never repeated once it may have been acted on.
         idempotent: false,
         schema: materialSaveResultSchema,
         hints,
-        call: (init) => open.client.POST(`${CALL}/material-save`, { ...init, body }),
       },
       call,
     )
     return result.materials
   }
 
-  type SubscriptionPath = '/api/service/folder-subscribe' | '/api/service/material-automation-subscribe'
-
   /**
    * ADD or DELETE of a subscription: idempotent (the same binding twice is one binding). The
    * service answers a Boolean; `false` means nothing was applied, which is thrown.
    */
-  async function changeSubscription(path: SubscriptionPath, body: object, call?: CallOptions): Promise<void> {
+  async function changeSubscription(subscribe: Operation, body: object, call?: CallOptions): Promise<void> {
     const transport = requireSubscription()
     const applied = await transport.send<boolean>(
       {
-        method: 'POST',
-        path,
+        operation: subscribe,
+        body,
         idempotent: true,
         schema: z.boolean(),
-        call: (init) => transport.client.POST(path, { ...init, body: body as never }),
       },
       call,
     )
@@ -97,10 +97,10 @@ export function createOpenApi(
     throw new ServiceApiError({
       status: 200,
       code: 'not_applied',
-      message: `The service answered false to ${path}: the operation was not applied`,
+      message: `The service answered false to ${subscribe.path}: the operation was not applied`,
       area: 'subscription',
-      method: 'POST',
-      path,
+      method: subscribe.method,
+      path: subscribe.path,
       isRetryable: false,
     })
   }
@@ -111,7 +111,7 @@ export function createOpenApi(
     call?: CallOptions,
   ) =>
     changeSubscription(
-      '/api/service/folder-subscribe',
+      FOLDER_SUBSCRIBE,
       { ...parseInput(folderSubscribeInputSchema, input, 'folder subscription'), operation },
       call,
     )
@@ -122,7 +122,7 @@ export function createOpenApi(
     call?: CallOptions,
   ) =>
     changeSubscription(
-      '/api/service/material-automation-subscribe',
+      EVENT_SUBSCRIBE,
       { ...parseInput(eventSubscribeInputSchema, input, 'event subscription'), operation },
       call,
     )
@@ -132,13 +132,11 @@ export function createOpenApi(
     credentials: (call?: CallOptions) =>
       open.send<UploadCredential>(
         {
-          method: 'POST',
-          path: `${CALL}/sts-tmp`,
+          operation: STS_TMP,
+          headers: { 'Content-Type': 'application/json' },
           // Each call issues fresh credentials; a repeat only issues another set.
           idempotent: true,
           schema: uploadCredentialSchema,
-          call: (init) =>
-            open.client.POST(`${CALL}/sts-tmp`, { ...init, headers: { 'Content-Type': 'application/json' } }),
         },
         call,
       ),
@@ -148,11 +146,9 @@ export function createOpenApi(
       (
         await open.send<{ orgList: OrgSpace[] }>(
           {
-            method: 'POST',
-            path: `${CALL}/org-info`,
+            operation: ORG_INFO,
             idempotent: true,
             schema: orgInfoResultSchema,
-            call: (init) => open.client.POST(`${CALL}/org-info`, init),
           },
           call,
         )
@@ -192,16 +188,13 @@ export function createOpenApi(
       /** The asset events on offer, each with whether this API key subscribes to it. */
       types: async (call?: CallOptions) => {
         const transport = requireSubscription()
-        const path = '/api/service/material-automation-event-types'
         return transport.send<EventTypeEntry[]>(
           {
-            method: 'GET',
-            path,
+            operation: EVENT_TYPES,
             idempotent: true,
             // The interface does not say whether this list comes wrapped: both are accepted.
             allowBare: true,
             schema: eventTypeListSchema,
-            call: (init) => transport.client.GET(path, init),
           },
           call,
         )
