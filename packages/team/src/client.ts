@@ -75,7 +75,7 @@ const memberListSchema = z.array(teamMemberSchema)
 /** The team API (area A). */
 export function createTeamClient(options: TeamClientOptions): TeamClient {
   const transport = createTeamTransport(options)
-  const allowedOrigins = (options.allowedCallbackOrigins ?? []).map((o) => new URL(o).origin)
+  const allowedOrigins = originsOf(options.allowedCallbackOrigins ?? [])
 
   return {
     members: {
@@ -137,4 +137,13 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
       },
     },
   }
+}
+
+/** The origins of `allowedCallbackOrigins`; one that is not an absolute URL is a bad option. */
+function originsOf(urls: readonly string[]): string[] {
+  const issues = urls.flatMap((url, i) =>
+    URL.canParse(url) ? [] : [{ path: `allowedCallbackOrigins.${i}`, message: 'must be an absolute URL' }],
+  )
+  if (issues.length > 0) throw new ServiceValidationError('team client options', issues)
+  return urls.map((url) => new URL(url).origin)
 }
