@@ -1,7 +1,11 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing/index.ts', 'src/internal.ts'],
+  // src/schemas is built as an entry of its own (not an export: it is reached through index.js),
+  // so that index.js only re-exports the schemas: a bundler that takes the errors or the codec
+  // from `@service-sdk/core` drops the schemas and zod (sideEffects: false). The open client's
+  // browser entry relies on this (packages/open/test/browser-size.test.ts).
+  entry: ['src/index.ts', 'src/testing/index.ts', 'src/internal.ts', 'src/schemas/index.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   platform: 'neutral',

@@ -12,7 +12,7 @@ import {
   ServiceResponseError,
   ServiceServerError,
 } from './errors.ts'
-import { parseServiceJson } from './ids.ts'
+import { parseServiceJson } from './service-json.ts'
 import type { Redactor } from './redact.ts'
 import type { RawResponse } from './request.ts'
 import { parseRetryAfter } from './retry.ts'

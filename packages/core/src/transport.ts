@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import { type ErrorHints, type Unwrapped, unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
 import { type ServiceArea, ServiceResponseError } from './errors.ts'
-import { stringifyServiceJson } from './ids.ts'
+import { stringifyServiceJson } from './service-json.ts'
 import { type Logger, redactingLogger } from './logger.ts'
 import { expandPath, type Operation } from './operation.ts'
 import { createRedactor, type Redactor } from './redact.ts'

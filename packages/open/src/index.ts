@@ -29,8 +29,12 @@ export {
 } from '@service-sdk/core'
 export type { MaterialSaveForm, OpenApi } from './api.ts'
 export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
-export { MaterialSaveError } from './errors.ts'
-export { orgIdForSave } from './org-id.ts'
+export {
+  MaterialSaveError,
+  type NotWritableReason,
+  SpaceNotWritableError,
+  SubscriptionNotAppliedError,
+} from './errors.ts'
 export type { CheckpointStore, SourceFingerprint, UploadCheckpoint } from './upload/checkpoint.ts'
 export type { DonePart } from './upload/oss-adapter.ts'
 export type { UploadPhase, UploadProgress } from './upload/progress.ts'

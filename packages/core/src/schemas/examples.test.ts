@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { z } from 'zod'
-import { parseServiceJson } from '../ids.ts'
+import { parseServiceJson } from '../service-json.ts'
 import { stringifyJson } from '../json.ts'
 import * as S from './index.ts'
 

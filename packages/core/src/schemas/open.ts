@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_MATERIALS_PER_SAVE } from '../limits.ts'
 import { idSchema } from './ids.ts'
 
 // Responses (area B, /open-api paths): tolerant, unknown fields kept.
@@ -82,9 +83,6 @@ export const materialInputSchema = z.strictObject({
   tags: z.array(z.string()).exactOptional(),
   link: z.string().exactOptional(),
 })
-
-/** The most materials one material-save request holds; `materials.save()` sends longer lists in batches. */
-export const MAX_MATERIALS_PER_SAVE = 100
 
 /** `open.materials.save(...)`: no `orgId` means the personal space. Any number of materials (batched). */
 export const materialSaveInputSchema = z.strictObject({

@@ -24,9 +24,9 @@ export function isAssetEventType(code: string): code is (typeof ASSET_EVENT_TYPE
 }
 
 /** The folder subscription's event type: the only one the interface shows, and the default. */
-export const FOLDER_EVENT_TYPE = 'FOLDER_CONTENT_UPDATE'
+export const FOLDER_CONTENT_UPDATE = 'FOLDER_CONTENT_UPDATE'
 
-export const folderEventTypeSchema = z.literal(FOLDER_EVENT_TYPE, { error: `must be ${FOLDER_EVENT_TYPE}` })
+export const folderEventTypeSchema = z.literal(FOLDER_CONTENT_UPDATE, { error: `must be ${FOLDER_CONTENT_UPDATE}` })
 
 /** ADD (the default) subscribes; DELETE cancels. */
 export const subscriptionOperationSchema = z.enum(['ADD', 'DELETE'], { error: 'must be ADD or DELETE' })

@@ -1,5 +1,3 @@
-/** The folder-content callback's only event type (interface §6.2). */
-export const FOLDER_EVENT = 'FOLDER_CONTENT_UPDATE'
 
 /** The asset events that may be subscribed (interface §6.3); no others are offered. */
 export const ASSET_EVENTS = [
