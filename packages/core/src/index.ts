@@ -35,13 +35,13 @@ export type {
   paths as ServicePaths,
   webhooks as ServiceWebhooks,
 } from './generated/openapi.ts'
-export { parseServiceJson, stringifyServiceJson } from './service-json.ts'
 export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
 export { MAX_EXPIRY_HOURS, MAX_MATERIALS_PER_SAVE } from './limits.ts'
 export { type Logger, silentLogger } from './logger.ts'
 export type { ResponseInfo } from './request.ts'
 export type { RetryOptions } from './retry.ts'
 export * from './schemas/index.ts'
+export { parseServiceJson, stringifyServiceJson } from './service-json.ts'
 export type { CallOptions, ClientOptions } from './transport.ts'
 export type * from './types.ts'
 export { VERSION } from './version.ts'

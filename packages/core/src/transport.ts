@@ -1,7 +1,6 @@
 import type { z } from 'zod'
 import { type ErrorHints, type Unwrapped, unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
 import { type ServiceArea, ServiceResponseError } from './errors.ts'
-import { stringifyServiceJson } from './service-json.ts'
 import { type Logger, redactingLogger } from './logger.ts'
 import { expandPath, type Operation } from './operation.ts'
 import { createRedactor, type Redactor } from './redact.ts'
@@ -14,6 +13,7 @@ import {
   systemClock,
 } from './request.ts'
 import { type RetryOptions, resolveRetry } from './retry.ts'
+import { stringifyServiceJson } from './service-json.ts'
 import { VERSION } from './version.ts'
 
 /** Options every client accepts. Defaults are documented in each client's README. */

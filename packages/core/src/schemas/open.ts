@@ -94,7 +94,7 @@ export const materialSaveInputSchema = z.strictObject({
 
 /**
  * A material-save request body as the service may receive it: the top-level form (what the SDK
- * sends) or the `{param: {...}}` form of the interface's field table. Output: the top-level form.
+ * sends) or the `{param: {...}}` form of the documentation's field table (docs/service/material-save.md). Output: the top-level form.
  * Error paths of the `param` form are relative to `param`.
  */
 export const materialSaveRequestSchema = z.preprocess(
