@@ -22,6 +22,10 @@ export {
   unwrapOpen,
   unwrapTeam,
 } from './envelope.ts'
+export { checkId, NOT_AN_ID } from './id-check.ts'
+// Public in `@service-sdk/core`; listed here too so that the build puts them in a chunk of their
+// own rather than in the schemas' (a client importing a limit must not load zod).
+export { MAX_EXPIRY_HOURS, MAX_MATERIALS_PER_SAVE } from './limits.ts'
 export { redactingLogger } from './logger.ts'
 export {
   expandPath,
