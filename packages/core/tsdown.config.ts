@@ -1,14 +1,15 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing/index.ts', 'src/internal.ts', 'src/otel.ts'],
+  // src/schemas is built as an entry of its own (not an export: it is reached through index.js),
+  // so that index.js only re-exports the schemas: a bundler that takes the errors or the codec
+  // from `@service-sdk/core` drops the schemas and zod (sideEffects: false). The open client's
+  // browser entry relies on this (packages/open/test/browser-size.test.ts).
+  entry: ['src/index.ts', 'src/testing/index.ts', 'src/internal.ts', 'src/schemas/index.ts', 'src/otel.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   platform: 'neutral',
   target: 'es2023',
-  // Bundled: openapi-fetch ships ESM with a CommonJS default export, which CommonJS interop reads
-  // as the whole module (`default is not a function`); inlined, both builds call it directly.
-  deps: { alwaysBundle: ['openapi-fetch'] },
   publint: true,
   attw: { profile: 'node16' },
 })

@@ -1,6 +1,7 @@
 // Node CommonJS: the same packages through `require`, real calls against the simulator.
 const { ServiceValidationError, VERSION } = require('@service-sdk/core')
-const { createOpenClient, orgIdForSave } = require('@service-sdk/open')
+const { createOpenClient } = require('@service-sdk/open')
+const { orgIdForSave } = require('@service-sdk/selector')
 const { startSimulator } = require('@service-sdk/simulator')
 const { createTeamClient } = require('@service-sdk/team')
 const { mkdtempSync } = require('node:fs')

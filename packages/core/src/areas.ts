@@ -1,5 +1,4 @@
 import { ServiceValidationError, type ValidationIssue } from './errors.ts'
-import type { paths } from './generated/openapi.ts'
 import { type ClientOptions, createTransport, type Transport, type TransportInit } from './transport.ts'
 
 /** Internal: lets tests drive the transport with a fake clock. */
@@ -31,9 +30,9 @@ export interface SubscriptionTransportOptions extends ClientOptions, Internal {
 }
 
 /** Team API (area A): `Authorization: Bearer <TEAM_API_KEY>`, `{success, data}` envelope. */
-export function createTeamTransport(options: TeamTransportOptions): Transport<paths> {
+export function createTeamTransport(options: TeamTransportOptions): Transport {
   check('team client options', [url('baseUrl', options.baseUrl), secret('apiKey', options.apiKey)])
-  return createTransport<paths>({
+  return createTransport({
     ...options,
     area: 'team',
     baseUrl: options.baseUrl,
@@ -44,14 +43,14 @@ export function createTeamTransport(options: TeamTransportOptions): Transport<pa
 }
 
 /** Open API paths under /open-api (area B): `Authorization: <TOKEN_TYPE> <TOKEN>`, `{code, result}` envelope. */
-export function createOpenTransport(options: OpenTransportOptions): Transport<paths> {
+export function createOpenTransport(options: OpenTransportOptions): Transport {
   const token = options.token ?? { type: '', value: '' }
   check('open client options', [
     url('openUrl', options.openUrl),
     secret('token.type', token.type),
     secret('token.value', token.value),
   ])
-  return createTransport<paths>({
+  return createTransport({
     ...options,
     area: 'open',
     baseUrl: options.openUrl,
@@ -62,9 +61,9 @@ export function createOpenTransport(options: OpenTransportOptions): Transport<pa
 }
 
 /** Subscription paths under /api/service (area B): `Authorization: Bearer <API_KEY>`. */
-export function createSubscriptionTransport(options: SubscriptionTransportOptions): Transport<paths> {
+export function createSubscriptionTransport(options: SubscriptionTransportOptions): Transport {
   check('subscription client options', [url('openUrl', options.openUrl), secret('apiKey', options.apiKey)])
-  return createTransport<paths>({
+  return createTransport({
     ...options,
     area: 'subscription',
     baseUrl: options.openUrl,

@@ -12,12 +12,12 @@ import {
   ServiceResponseError,
   ServiceServerError,
 } from './errors.ts'
-import { parseServiceJson } from './ids.ts'
 import type { Redactor } from './redact.ts'
 import type { RawResponse } from './request.ts'
 import { parseRetryAfter } from './retry.ts'
+import { parseServiceJson } from './service-json.ts'
 
-/** Codes the open area has been seen to use for success (field-notes §3). */
+/** Codes the open area has been seen to use for success (docs/service/envelopes.md). */
 const OPEN_SUCCESS = new Set<unknown>(['0', 0, '200', 200])
 
 /** What a failure of one kind tells the caller to do; a call may say it better for its own case. */

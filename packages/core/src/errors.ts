@@ -172,7 +172,7 @@ export class ServiceServerError extends ServiceApiError {
   static override readonly kind: string = 'ServiceServerError'
 }
 
-/** A response that is not what the interface says (not JSON, no envelope, wrong shape). */
+/** A response that is not what `spec/openapi.yaml` describes (not JSON, no envelope, wrong shape). */
 export class ServiceResponseError extends ServiceApiError {
   static override readonly kind: string = 'ServiceResponseError'
 }

@@ -1,22 +1,11 @@
-export {
-  createOpenTransport,
-  createSubscriptionTransport,
-  createTeamTransport,
-  type OpenToken,
-  type OpenTransportOptions,
-  type SubscriptionTransportOptions,
-  type TeamTransportOptions,
-} from './areas.ts'
-export {
-  type EnvelopeContext,
-  type ErrorHints,
-  errorForOpenCode,
-  errorForStatus,
-  type HintKind,
-  type OpenUnwrapOptions,
-  unwrapOpen,
-  unwrapTeam,
-} from './envelope.ts'
+/**
+ * The public contract shared by the SDK's clients: the error classes, the types and zod schemas
+ * of `spec/openapi.yaml`, the lossless JSON codec and the options every client accepts.
+ * Plumbing the SDK's own packages share (transports, envelopes, retries) is in
+ * `@service-sdk/core/internal`, outside semver.
+ * @packageDocumentation
+ */
+export type { OpenToken } from './areas.ts'
 export {
   type ErrorKind,
   type PermissionReason,
@@ -46,33 +35,15 @@ export type {
   paths as ServicePaths,
   webhooks as ServiceWebhooks,
 } from './generated/openapi.ts'
-export { parseServiceJson, stringifyServiceJson } from './ids.ts'
 export type { Instrumentation, SpanAttributes, SpanHandle, SpanRole } from './instrumentation.ts'
 export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
-export { type Logger, redactingLogger, silentLogger } from './logger.ts'
-export { createRedactor, REDACTED, type Redactor } from './redact.ts'
-export {
-  type AttemptSpec,
-  type Clock,
-  execute,
-  type RawResponse,
-  type RequestContext,
-  type ResponseInfo,
-  systemClock,
-} from './request.ts'
-export { DEFAULT_RETRY, type RetryOptions, type RetryPolicy } from './retry.ts'
+export { MAX_EXPIRY_HOURS, MAX_MATERIALS_PER_SAVE } from './limits.ts'
+export { type Logger, silentLogger } from './logger.ts'
+export type { ResponseInfo } from './request.ts'
+export type { RetryOptions } from './retry.ts'
 export * from './schemas/index.ts'
-export {
-  type AttemptInit,
-  type CallOptions,
-  type ClientOptions,
-  createTransport,
-  DEFAULT_TIMEOUT_MS,
-  type SendSpec,
-  type Transport,
-  type TransportInit,
-} from './transport.ts'
+export { parseServiceJson, stringifyServiceJson } from './service-json.ts'
+export type { CallOptions, ClientOptions } from './transport.ts'
 export type * from './types.ts'
-export { parseInput } from './validate.ts'
 export { VERSION } from './version.ts'
 export { type WithResponse, withResponse } from './with-response.ts'

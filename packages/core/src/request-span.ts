@@ -12,12 +12,16 @@ export interface RequestSpan {
  * Named `<METHOD> <path template>` (e.g. `GET /api/team/members/{userId}/impersonation`): the
  * template, never the filled path, so ids do not multiply span names and no value leaks.
  */
-export function requestSpan(ctx: RequestContext, spec: { method: string; path: string }): RequestSpan {
+export function requestSpan(
+  ctx: RequestContext,
+  spec: { method: string; path: string; template?: string | undefined },
+): RequestSpan {
   // Untraced (the default): nothing allocated per call.
   if (!ctx.instrumentation) return UNTRACED
-  const span = startSpan(ctx.instrumentation, `${spec.method} ${spec.path}`, 'client', {
+  const template = spec.template ?? spec.path
+  const span = startSpan(ctx.instrumentation, `${spec.method} ${template}`, 'client', {
     'http.request.method': spec.method,
-    'url.template': spec.path,
+    'url.template': template,
     'service.area': ctx.area,
   })
   return {

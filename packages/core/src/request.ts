@@ -62,6 +62,8 @@ export interface RequestContext {
 export interface AttemptSpec<T> {
   method: string
   path: string
+  /** The operation's path template (`/api/team/members/{userId}`), for traces; default `path`. */
+  template?: string | undefined
   /** Whether sending the request twice has the effect of sending it once. */
   idempotent: boolean
   signal?: AbortSignal | undefined

@@ -11,6 +11,7 @@ import {
   ServiceValidationError,
 } from './errors.ts'
 import type { Logger } from './logger.ts'
+import { operation } from './operation.ts'
 import type { Clock } from './request.ts'
 import {
   createFakeFetch,
@@ -47,10 +48,8 @@ describe('team transport', () => {
       userAgent: 'demo/1.0',
     })
     const data = await t.send({
-      method: 'GET',
-      path: '/api/team/members',
       idempotent: true,
-      call: (init) => t.client.GET('/api/team/members', init),
+      operation: operation('GET', '/api/team/members'),
     })
     expect(data).toEqual([
       { id: '1673603133161799680', name: 'Ada', email: 'a@acme.com', createdAt: '2025-01-01T00:00:00Z' },
@@ -67,14 +66,9 @@ describe('team transport', () => {
     const fetch = createFakeFetch(() => openSuccess(true))
     const t = createSubscriptionTransport({ openUrl: 'https://svc.example', apiKey: API_KEY, fetch })
     await t.send({
-      method: 'POST',
-      path: '/api/service/folder-subscribe',
       idempotent: true,
-      call: (init) =>
-        t.client.POST('/api/service/folder-subscribe', {
-          ...init,
-          body: { folderIds: ['1753946835010000001'], callbackUrl: 'https://h.example/cb' },
-        }),
+      operation: operation('POST', '/api/service/folder-subscribe'),
+      body: { folderIds: ['1753946835010000001'], callbackUrl: 'https://h.example/cb' },
     })
     expect(fetch.requests[0]?.body).toBe(
       '{"folderIds":[1753946835010000001],"callbackUrl":"https://h.example/cb"}',
@@ -95,10 +89,8 @@ describe('team transport', () => {
     })
     await expect(
       t.send({
-        method: 'GET',
-        path: '/m',
         idempotent: true,
-        call: (init) => t.client.GET('/api/team/members', init),
+        operation: operation('GET', '/api/team/members'),
       }),
     ).resolves.toEqual([])
     expect(flaky.requests).toHaveLength(3)
@@ -112,11 +104,9 @@ describe('team transport', () => {
     })
     const error = await t2
       .send({
-        method: 'POST',
-        path: '/api/team/members/create',
         idempotent: false,
-        call: (init) =>
-          t2.client.POST('/api/team/members/create', { ...init, body: { email: 'x@acme.com' } }),
+        operation: operation('POST', '/api/team/members/create'),
+        body: { email: 'x@acme.com' },
       })
       .catch((e: unknown) => e)
     expect(ServiceServerError.isInstance(error)).toBe(true)
@@ -128,10 +118,8 @@ describe('team transport', () => {
     const t = createTeamTransport({ baseUrl: 'https://svc.example', apiKey: API_KEY, fetch, retry: false })
     const error = await t
       .send({
-        method: 'GET',
-        path: '/m',
         idempotent: true,
-        call: (init) => t.client.GET('/api/team/members', init),
+        operation: operation('GET', '/api/team/members'),
       })
       .catch((e: unknown) => e)
     expect(ServiceConnectionError.isInstance(error)).toBe(true)
@@ -149,10 +137,8 @@ describe('team transport', () => {
     const send = (signal?: AbortSignal) =>
       t.send(
         {
-          method: 'GET',
-          path: '/m',
           idempotent: true,
-          call: (init) => t.client.GET('/api/team/members', init),
+          operation: operation('GET', '/api/team/members'),
         },
         signal ? { signal, timeoutMs: 60_000 } : {},
       )
@@ -176,11 +162,9 @@ describe('team transport', () => {
         validateResponses,
       })
       return t.send({
-        method: 'GET',
-        path: '/m',
         idempotent: true,
         schema: z.array(z.looseObject({ id: z.string(), email: z.string() })),
-        call: (init) => t.client.GET('/api/team/members', init),
+        operation: operation('GET', '/api/team/members'),
       })
     }
     await expect(send(false)).resolves.toEqual([{ id: '1', email: 42 }])
@@ -208,11 +192,9 @@ describe('open transport', () => {
     )
     const t = createOpenTransport({ openUrl: 'https://open.example', token: TOKEN, fetch, clock: instant })
     const result = await t.send({
-      method: 'POST',
-      path: '/open-api/standard/call/service/material-save',
       idempotent: false,
-      call: (init) =>
-        t.client.POST('/open-api/standard/call/service/material-save', { ...init, body: { materials: [] } }),
+      operation: operation('POST', '/open-api/standard/call/service/material-save'),
+      body: { materials: [] },
     })
     expect(result).toEqual({ materials: [] })
     expect(fetch.requests).toHaveLength(2)
@@ -232,10 +214,8 @@ describe('secrets never leak', () => {
     const t = createTeamTransport({ baseUrl: 'https://svc.example', apiKey: API_KEY, fetch: echo, logger })
     const teamError = await t
       .send({
-        method: 'GET',
-        path: '/m',
         idempotent: true,
-        call: (init) => t.client.GET('/api/team/members', init),
+        operation: operation('GET', '/api/team/members'),
       })
       .catch((e: unknown) => e)
 
@@ -245,10 +225,8 @@ describe('secrets never leak', () => {
     const o = createOpenTransport({ openUrl: 'https://open.example', token: TOKEN, fetch: openEcho, logger })
     const openError = await o
       .send({
-        method: 'POST',
-        path: '/sts',
         idempotent: true,
-        call: (init) => o.client.POST('/open-api/standard/call/service/sts-tmp', init),
+        operation: operation('POST', '/open-api/standard/call/service/sts-tmp'),
       })
       .catch((e: unknown) => e)
 

@@ -1,10 +1,9 @@
-import createClient, { type Client } from 'openapi-fetch'
 import type { z } from 'zod'
 import { type ErrorHints, type Unwrapped, unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
 import { type ServiceArea, ServiceConnectionError, ServiceResponseError } from './errors.ts'
-import { stringifyServiceJson } from './ids.ts'
 import type { Instrumentation } from './instrumentation.ts'
 import { type Logger, redactingLogger } from './logger.ts'
+import { expandPath, type Operation } from './operation.ts'
 import { createRedactor, type Redactor } from './redact.ts'
 import {
   type Clock,
@@ -15,6 +14,7 @@ import {
   systemClock,
 } from './request.ts'
 import { type RetryOptions, resolveRetry } from './retry.ts'
+import { stringifyServiceJson } from './service-json.ts'
 import { VERSION } from './version.ts'
 
 /** Options every client accepts. Defaults are documented in each client's README. */
@@ -65,19 +65,17 @@ export interface TransportInit extends ClientOptions {
   clock?: Clock
 }
 
-/** What one typed openapi-fetch call needs from the transport for an attempt (a type alias: openapi-fetch wants an index signature). */
-export type AttemptInit = {
-  signal: AbortSignal
-  fetch: (request: Request) => Promise<Response>
-  parseAs: 'stream'
-}
-
 export interface SendSpec<S extends z.ZodType | undefined> {
-  method: string
-  path: string
+  /** Which operation of the spec: its method and path template. */
+  operation: Operation
+  /** Values of the path template's `{name}` parameters. */
+  pathParams?: Readonly<Record<string, string>>
+  /** The request body, serialised with the lossless JSON codec (ids as JSON integers). */
+  body?: unknown
+  /** Headers besides Authorization, User-Agent and (with a body) Content-Type. */
+  headers?: Readonly<Record<string, string>>
+  /** Whether sending the request twice has the effect of sending it once (see `isRetryableFor`). */
   idempotent: boolean
-  /** Performs the typed openapi-fetch call, passing `init` through. */
-  call: (init: AttemptInit) => Promise<unknown>
   /** Checks the unwrapped result when `validateResponses` is on. */
   schema?: S
   /** Open area: also accept a bare result without the envelope. */
@@ -86,32 +84,29 @@ export interface SendSpec<S extends z.ZodType | undefined> {
   hints?: ErrorHints
 }
 
-export interface Transport<Paths extends {}> {
+export interface Transport {
   readonly area: ServiceArea
-  /** openapi-fetch client for typed request building; use it only through `send`. */
-  readonly client: Client<Paths>
   readonly redact: Redactor
   readonly logger: Logger
   /** Send with retries and timeouts; returns the unwrapped `data` / `result`. */
   send<T>(spec: SendSpec<z.ZodType | undefined>, options?: CallOptions): Promise<T>
 }
 
-const CAPTURED = Symbol('response captured')
-
-/**
- * What openapi-fetch builds in place of a `Request`: the URL and init, handed to `fetch` as they
- * are. `fetch` builds its own Request from them; building one here too cost a tenth of a call.
+/*
+ * Why not openapi-fetch: each attempt must read the whole body inside its time budget and parse it
+ * with the lossless JSON codec (64-bit ids), then unwrap the area's envelope; openapi-fetch's
+ * response handling would be skipped on every call, and its `Request` object cost about a tenth
+ * of a call in bench/client-overhead. What it would still do here (fill a path template, serialise
+ * a body) is `expandPath` and `stringifyServiceJson`; the spec still types every operation
+ * (`operation()` in operation.ts), and the browser bundle carries no client it does not use.
  */
-class PreparedRequest {
-  readonly url: string
-  readonly init: RequestInit
-  readonly method: string
 
-  constructor(url: string, init: RequestInit) {
-    this.url = url
-    this.init = init
-    this.method = init.method ?? 'GET'
-  }
+/** What every request of one transport shares. */
+interface TransportState {
+  init: TransportInit
+  ctx: RequestContext
+  headers: Readonly<Record<string, string>>
+  fetch: typeof globalThis.fetch
 }
 
 function userAgent(client: string, extra: string | undefined): string {
@@ -134,6 +129,94 @@ function both(
   }
 }
 
+export function createTransport(init: TransportInit): Transport {
+  const redact = createRedactor(init.secrets)
+  const logger = redactingLogger(init.logger, redact)
+  const headers: Record<string, string> = { Authorization: init.authorization }
+  if (CAN_SET_USER_AGENT) headers['User-Agent'] = userAgent(init.client, init.userAgent)
+  const state: TransportState = {
+    init,
+    headers,
+    fetch: init.fetch ?? globalThis.fetch.bind(globalThis),
+    ctx: {
+      area: init.area,
+      timeoutMs: init.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      retry: resolveRetry(init.retry),
+      logger,
+      redact,
+      clock: init.clock ?? systemClock,
+      instrumentation: init.instrumentation,
+    },
+  }
+  return {
+    area: init.area,
+    redact,
+    logger,
+    send: <T>(spec: SendSpec<z.ZodType | undefined>, options: CallOptions = {}) =>
+      send<T>(state, spec, options),
+  }
+}
+
+function send<T>(state: TransportState, spec: SendSpec<z.ZodType | undefined>, options: CallOptions) {
+  const { method } = spec.operation
+  const path = expandPath(spec.operation.path, spec.pathParams)
+  const url = `${state.init.baseUrl.replace(/\/+$/, '')}${path}`
+  const headers =
+    spec.body === undefined
+      ? { ...state.headers, ...spec.headers }
+      : { ...state.headers, 'Content-Type': 'application/json', ...spec.headers }
+  const body = spec.body === undefined ? undefined : stringifyServiceJson(spec.body)
+  return execute<T>(state.ctx, {
+    method,
+    path,
+    template: spec.operation.path,
+    idempotent: spec.idempotent,
+    signal: options.signal,
+    timeoutMs: options.timeoutMs,
+    // The body is read here, inside the attempt's time budget, for the lossless parser.
+    async send(signal) {
+      const response = await state
+        .fetch(url, { method, headers, body: body ?? null, signal })
+        .catch((error: unknown) => {
+          throw likelyCors(error, url, { method, path: spec.operation.path }) ?? error
+        })
+      return { status: response.status, headers: response.headers, text: await response.text() }
+    },
+    unwrap: (response) => unwrap(state, spec, path, response) as { value: T; traceId: string | undefined },
+    onResponse: both(state.init.onResponse, options.onResponse),
+  })
+}
+
+function unwrap(
+  state: TransportState,
+  spec: SendSpec<z.ZodType | undefined>,
+  path: string,
+  response: RawResponse,
+): Unwrapped {
+  const { area } = state.init
+  const { method } = spec.operation
+  const where = { area, method, path, redact: state.ctx.redact, hints: spec.hints }
+  const unwrapped =
+    area === 'team'
+      ? unwrapTeamResponse(response, where)
+      : unwrapOpenResponse(response, where, { allowBare: spec.allowBare ?? false })
+  if (!state.init.validateResponses || !spec.schema) return unwrapped
+  const { value } = unwrapped
+  const parsed = spec.schema.safeParse(value)
+  if (parsed.success) return { value: parsed.data, traceId: unwrapped.traceId }
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
+  throw new ServiceResponseError({
+    status: response.status,
+    code: 'invalid_response',
+    area,
+    method,
+    path,
+    body: state.ctx.redact(value),
+    message: `The response to ${method} ${path} does not match the SDK's schema: ${issues}`,
+    isRetryable: false,
+  })
+}
+
 /**
  * A browser reports a cross-origin request refused by CORS as a bare TypeError, like any network
  * failure: from a page, to another origin, CORS is the likely cause, and the error says so.
@@ -147,90 +230,4 @@ function likelyCors(error: unknown, url: string, spec: { method: string; path: s
     `Could not complete ${spec.method} ${spec.path}: the browser could not reach ${target} from ${page}. The likely cause is CORS: ${target} does not allow requests from this page's origin. Call the service from your server (for uploads, through the upload proxy of @service-sdk/open/proxy and createOpenClient({ proxyUrl })); if ${target} is your own proxy, allow ${page} in its CORS settings. The request may or may not have reached it.`,
     { reachedServer: 'unknown', cause: error },
   )
-}
-
-export function createTransport<Paths extends {}>(init: TransportInit): Transport<Paths> {
-  const redact = createRedactor(init.secrets)
-  const logger = redactingLogger(init.logger, redact)
-  const userFetch = init.fetch ?? globalThis.fetch.bind(globalThis)
-  const validate = init.validateResponses ?? false
-  const ctx: RequestContext = {
-    area: init.area,
-    timeoutMs: init.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    retry: resolveRetry(init.retry),
-    logger,
-    redact,
-    clock: init.clock ?? systemClock,
-    instrumentation: init.instrumentation,
-  }
-  const headers: Record<string, string> = { Authorization: init.authorization }
-  if (CAN_SET_USER_AGENT) headers['User-Agent'] = userAgent(init.client, init.userAgent)
-  const client = createClient<Paths>({
-    baseUrl: init.baseUrl,
-    headers,
-    bodySerializer: stringifyServiceJson,
-    Request: PreparedRequest as unknown as typeof Request,
-  })
-
-  const unwrap = (spec: SendSpec<z.ZodType | undefined>, response: RawResponse): Unwrapped => {
-    const where = { area: init.area, method: spec.method, path: spec.path, redact, hints: spec.hints }
-    const unwrapped =
-      init.area === 'team'
-        ? unwrapTeamResponse(response, where)
-        : unwrapOpenResponse(response, where, { allowBare: spec.allowBare ?? false })
-    if (!validate || !spec.schema) return unwrapped
-    const { value } = unwrapped
-    const parsed = spec.schema.safeParse(value)
-    if (parsed.success) return { value: parsed.data, traceId: unwrapped.traceId }
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
-    throw new ServiceResponseError({
-      status: response.status,
-      code: 'invalid_response',
-      area: init.area,
-      method: spec.method,
-      path: spec.path,
-      body: redact(value),
-      message: `The response to ${spec.method} ${spec.path} does not match the SDK's schema: ${issues}`,
-      isRetryable: false,
-    })
-  }
-
-  return {
-    area: init.area,
-    client,
-    redact,
-    logger,
-    send<T>(spec: SendSpec<z.ZodType | undefined>, options: CallOptions = {}): Promise<T> {
-      return execute(ctx, {
-        method: spec.method,
-        path: spec.path,
-        idempotent: spec.idempotent,
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-        async send(signal) {
-          let raw: RawResponse | undefined
-          // openapi-fetch builds the typed request; the body is read here, inside the attempt's
-          // time budget, for the lossless parser. Throwing `CAPTURED` once it is read skips
-          // openapi-fetch's own response handling, which would only be thrown away.
-          const fetch = async (request: Request): Promise<Response> => {
-            const prepared = request as unknown as PreparedRequest
-            const response = await userFetch(prepared.url, prepared.init).catch((error: unknown) => {
-              throw likelyCors(error, prepared.url, spec) ?? error
-            })
-            raw = { status: response.status, headers: response.headers, text: await response.text() }
-            throw CAPTURED
-          }
-          try {
-            await spec.call({ signal, fetch, parseAs: 'stream' })
-          } catch (error) {
-            if (error !== CAPTURED) throw error
-          }
-          if (!raw) throw new Error('the transport fetch was not called')
-          return raw
-        },
-        unwrap: (response) => unwrap(spec, response) as { value: T; traceId: string | undefined },
-        onResponse: both(init.onResponse, options.onResponse),
-      })
-    },
-  }
 }

@@ -26,7 +26,8 @@ export type CreatedMember = Schemas['CreatedMember']
 export type Impersonation = Schemas['Impersonation']
 export type CreateMemberInput = Schemas['CreateMemberInput']
 export type InviteMemberInput = Schemas['InviteMemberInput']
-export type ImpersonateOptions = Schemas['ImpersonateOptions']
+/** The impersonation request body on the wire (the caller's options are team's `ImpersonateOptions`). */
+export type ImpersonationRequest = Schemas['ImpersonateOptions']
 
 // Area B
 export type OpenCode = Schemas['OpenCode']

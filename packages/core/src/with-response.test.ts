@@ -1,13 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { createOpenTransport } from './areas.ts'
 import type { Logger } from './logger.ts'
+import { operation } from './operation.ts'
 import type { Clock, ResponseInfo } from './request.ts'
 import { createFakeFetch, openFailure, openSuccess } from './testing/index.ts'
 import { withResponse } from './with-response.ts'
 
 const instant: Clock = { now: () => 0, random: () => 0, sleep: async () => {} }
 const TOKEN = { type: 'Bearer', value: 'ot_fedcba9876543210' }
-const PATH = '/open-api/standard/call/service/org-info'
+const PATH = '/open-api/standard/call/service/org-info' as const
 
 function transport(respond: () => Response, extra: { onResponse?: (info: ResponseInfo) => void } = {}) {
   const lines: string[] = []
@@ -24,10 +25,7 @@ function transport(respond: () => Response, extra: { onResponse?: (info: Respons
     ...extra,
   })
   const call = (options?: Parameters<typeof t.send>[1]) =>
-    t.send<{ orgList: unknown[] }>(
-      { method: 'POST', path: PATH, idempotent: true, call: (init) => t.client.POST(PATH, init) },
-      options,
-    )
+    t.send<{ orgList: unknown[] }>({ operation: operation('POST', PATH), idempotent: true }, options)
   return { call, lines }
 }
 

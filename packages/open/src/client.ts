@@ -1,13 +1,12 @@
 import {
   type CallOptions,
   type ClientOptions,
-  createOpenTransport,
-  createSubscriptionTransport,
   MAX_MATERIALS_PER_SAVE,
   type OpenToken,
   type OrgSpace,
   ServiceValidationError,
 } from '@service-sdk/core'
+import { createOpenTransport, createSubscriptionTransport } from '@service-sdk/core/internal'
 import { createOpenApi, type MaterialSaveForm, type OpenApi } from './api.ts'
 import {
   createProxiedOpenClient,
@@ -28,10 +27,10 @@ export interface OpenClientOptions extends ClientOptions {
   /** Materials per material-save call, 1 to 100 (the service's limit); longer lists are split. Default 100. */
   maxMaterialsPerSave?: number
   /**
-   * The material-save body form: `'top-level'` `{orgId?, materials}` (default, the interface's
-   * sample) or `'param'` `{param: {orgId?, materials}}` (its field table). The interface does not
-   * say which one the service accepts; if saves fail with a parameter error saying materials are
-   * missing, switch to the other.
+   * The material-save body form: `'top-level'` `{orgId?, materials}` (default) or `'param'`
+   * `{param: {orgId?, materials}}`. The service's documentation shows both and does not say which
+   * one it reads (docs/service/material-save.md); if saves fail with a parameter error saying
+   * materials are missing, switch to the other.
    */
   materialSaveForm?: MaterialSaveForm
   /** Defaults of `upload()` / `uploadMany()`, and how long STS credentials are reused. */
@@ -39,7 +38,7 @@ export interface OpenClientOptions extends ClientOptions {
 }
 
 export interface OpenClient extends OpenApi, Uploader {
-  /** The team spaces the caller may upload into now (the write rule of interface §2.4). */
+  /** The team spaces the caller may upload into now (the write rule, `canWrite`). */
   writableOrgs(options?: CallOptions): Promise<OrgSpace[]>
 }
 

@@ -1,8 +1,40 @@
-export { type ResponseInfo, type WithResponse, withResponse } from '@service-sdk/core'
+// The errors this client throws and the options types it takes, from @service-sdk/core: one
+// package to install, one to import from.
+export {
+  type CallOptions,
+  type ClientOptions,
+  type Logger,
+  type OpenToken,
+  type PermissionReason,
+  type ResponseInfo,
+  type RetryOptions,
+  ServiceApiError,
+  ServiceAuthenticationError,
+  ServiceConflictError,
+  ServiceConnectionError,
+  ServiceError,
+  type ServiceErrorJSON,
+  ServiceInvalidRequestError,
+  ServiceNotFoundError,
+  ServicePermissionError,
+  ServiceRateLimitError,
+  ServiceResponseError,
+  ServiceServerError,
+  ServiceTimeoutError,
+  ServiceValidationError,
+  UploadError,
+  type ValidationIssue,
+  type WithResponse,
+  withResponse,
+} from '@service-sdk/core'
 export type { MaterialSaveForm, OpenApi } from './api.ts'
 export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
-export { MaterialSaveError } from './errors.ts'
-export { orgIdForSave } from './org-id.ts'
+export {
+  MaterialSaveError,
+  type NotWritableReason,
+  SpaceNotWritableError,
+  SubscriptionNotAppliedError,
+} from './errors.ts'
 export type { OpenProxyClientOptions, ProxiedOpenClient, ProxyHeaders } from './proxied-client.ts'
 export type { CheckpointStore, SourceFingerprint, UploadCheckpoint } from './upload/checkpoint.ts'
 export type { DonePart } from './upload/oss-adapter.ts'

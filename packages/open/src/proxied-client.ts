@@ -1,11 +1,10 @@
 import {
   type ClientOptions,
-  createTransport,
   MAX_MATERIALS_PER_SAVE,
-  type ServicePaths,
   ServiceValidationError,
   type ValidationIssue,
 } from '@service-sdk/core'
+import { createTransport } from '@service-sdk/core/internal'
 import { createOpenApi } from './api.ts'
 import type { OpenClient } from './client.ts'
 import type { UploadDefaults } from './upload/types.ts'
@@ -104,7 +103,7 @@ export function createProxiedOpenClient(options: OpenProxyClientOptions): Proxie
   check(options)
   const { proxyUrl, headers: _headers, credentials: _credentials, uploads, ...common } = options
   const maxMaterialsPerSave = options.maxMaterialsPerSave ?? MAX_MATERIALS_PER_SAVE
-  const transport = createTransport<ServicePaths>({
+  const transport = createTransport({
     ...common,
     area: 'open',
     baseUrl: baseOf(proxyUrl),

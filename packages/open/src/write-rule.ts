@@ -1,8 +1,8 @@
 import type { OrgSpace } from '@service-sdk/core'
 
 /**
- * The write rule of interface §2.4: the caller may write into a team space only when its role
- * is not view-only, the space is valid, and it has not expired yet.
+ * The write rule (docs/service/spaces.md): the caller may write into a team space only when its
+ * role is not view-only, the space is valid, and it has not expired yet.
  */
 export function canWrite(
   org: Pick<OrgSpace, 'roleCode' | 'valid' | 'invalidTime'>,

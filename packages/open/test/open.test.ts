@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { inspect } from 'node:util'
 import {
   type Logger,
+  ServiceApiError,
   ServiceError,
   ServiceInvalidRequestError,
   ServiceNotFoundError,
@@ -18,10 +19,11 @@ import {
   createOpenClient,
   MaterialSaveError,
   type OpenClientOptions,
-  orgIdForSave,
+  SubscriptionNotAppliedError,
   withResponse,
   writableOrgs,
 } from '../src/index.ts'
+import { materialSaveOrgId } from '../src/org-id.ts'
 
 // The real ali-oss client (it ships no type declarations): only `put` is used here.
 const OSS = createRequire(import.meta.url)('ali-oss') as new (
@@ -177,8 +179,8 @@ describe('materials.save', () => {
     const { open, sent } = client()
     const credential = await open.credentials()
     const key = await putObject(credential, 'one.txt', Buffer.from('1'))
-    expect(orgIdForSave('1')).toBeUndefined()
-    expect(orgIdForSave(1001)).toBe('1001')
+    expect(materialSaveOrgId('1')).toBeUndefined()
+    expect(materialSaveOrgId(1001)).toBe('1001')
     await open.materials.save({ orgId: 1, materials: [{ key, name: 'one', extension: 'txt', size: 1 }] })
     await open.materials.save({
       orgId: '1001',
@@ -410,10 +412,15 @@ describe('subscriptions', () => {
     const error = await failure(
       open.folders.subscribe({ folderIds: ['1'], callbackUrl: 'https://h.example/f' }),
     )
+    // The service answered 200: a failure of its own kind, not a ServiceApiError posing as one.
+    expect(SubscriptionNotAppliedError.isInstance(error)).toBe(true)
+    expect(ServiceApiError.isInstance(error)).toBe(false)
     expect(error).toMatchObject({
-      name: 'ServiceApiError',
+      name: 'SubscriptionNotAppliedError',
       code: 'not_applied',
       path: '/api/service/folder-subscribe',
+      operation: 'ADD',
+      isRetryable: false,
     })
   })
 

@@ -10,7 +10,12 @@ import {
 } from '@service-sdk/core'
 import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import type { CheckpointStore, UploadCheckpoint, UploadProgress } from '../src/index.ts'
+import {
+  type CheckpointStore,
+  SpaceNotWritableError,
+  type UploadCheckpoint,
+  type UploadProgress,
+} from '../src/index.ts'
 import {
   countOss,
   KiB,
@@ -437,14 +442,15 @@ describe('abort', () => {
 })
 
 describe('spaces and input', () => {
-  test('a view-only or expired space: ServicePermissionError before credentials or any byte', async () => {
+  test('a view-only or expired space: SpaceNotWritableError before credentials or any byte', async () => {
     for (const orgId of [STARK_VIEW_ONLY, EXPIRED_SPACE, '999999']) {
       const { open, recorded } = recordingClient(sim)
       const ops = countOss(sim, ['PutObject', 'InitiateMultipartUpload'])
       const error = await rejection(
         open.upload(Buffer.from('x'), { name: 'x', extension: 'txt', orgId }).done(),
       )
-      expect(ServicePermissionError.isInstance(error)).toBe(true)
+      expect(SpaceNotWritableError.isInstance(error)).toBe(true)
+      expect(ServicePermissionError.isInstance(error)).toBe(false)
       expect((error as Error).message).toMatch(/Nothing was uploaded/)
       expect(recorded.calls.map((c) => c.split('/').at(-1))).toEqual(['org-info'])
       expect(ops()).toEqual({ PutObject: 0, InitiateMultipartUpload: 0 })
@@ -700,7 +706,11 @@ describe('uploadMany', () => {
   test('a space that is not writable: the batch does not start', async () => {
     const { open, recorded } = recordingClient(sim)
     const error = await rejection(open.uploadMany([Buffer.from('x')], { orgId: STARK_VIEW_ONLY }).done())
-    expect(ServicePermissionError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({
+      name: 'SpaceNotWritableError',
+      reason: 'view_only',
+      orgId: STARK_VIEW_ONLY,
+    })
     expect(recorded.count('/sts-tmp')).toBe(0)
   })
 })

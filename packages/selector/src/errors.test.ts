@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { SelectorError, type SelectorErrorCode } from './errors.ts'
+import { invalid, SelectorError, type SelectorErrorCode } from './errors.ts'
 
 describe('SelectorError', () => {
   test('carries the SDK-wide cross-copy marker, non-enumerable, set to true', () => {
@@ -16,7 +16,7 @@ describe('SelectorError', () => {
     ['aborted', false],
     ['error', false],
     ['destroyed', false],
-    ['invalid-options', false],
+    ['validation_error', false],
     ['unsupported', false],
   ])('%s: isRetryable %s', ([code, retryable]) => {
     const error = new SelectorError(code, 'm')
@@ -24,17 +24,32 @@ describe('SelectorError', () => {
     expect(error.isRetryable).toBe(retryable)
   })
 
-  test('toJSON holds name, code, message and isRetryable only', () => {
+  test('toJSON holds name, code, message, isRetryable and issues only', () => {
     const error = new SelectorError('aborted', 'stopped', new Error('secret reason'))
     expect(error.toJSON()).toEqual({
       name: 'SelectorError',
       code: 'aborted',
       message: 'stopped',
       isRetryable: false,
+      issues: [],
     })
     expect(JSON.parse(JSON.stringify(error))).toEqual(error.toJSON())
     expect(error.cause).toBeInstanceOf(Error)
     expect('cause' in new SelectorError('timeout', 'm')).toBe(false)
+  })
+
+  test("a bad option is a validation_error naming it in issues, as core's ServiceValidationError does", () => {
+    let error: SelectorError | undefined
+    try {
+      invalid('appUrl', 'must be an absolute http(s) URL.')
+    } catch (caught) {
+      error = caught as SelectorError
+    }
+    if (!error) throw new TypeError('invalid() did not throw')
+    expect(SelectorError.isInstance(error)).toBe(true)
+    expect(error.code).toBe('validation_error')
+    expect(error.issues).toEqual([{ path: 'appUrl', message: 'must be an absolute http(s) URL.' }])
+    expect(error.message).toBe('appUrl must be an absolute http(s) URL.')
   })
 
   test('isInstance works across copies (it reads the marker, not the prototype)', () => {

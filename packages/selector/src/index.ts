@@ -1,4 +1,9 @@
-export { SelectorError, type SelectorErrorCode, type SelectorErrorJSON } from './errors.ts'
+export {
+  SelectorError,
+  type SelectorErrorCode,
+  type SelectorErrorJSON,
+  type SelectorIssue,
+} from './errors.ts'
 export { pickFolder, uploadWithSelector } from './flows.ts'
 export { SANDBOX } from './iframe.ts'
 export type { FolderChoice, PageFailure, SelectorEvent, SelectorEvents, Theme } from './messages.ts'

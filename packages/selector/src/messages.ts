@@ -37,7 +37,7 @@ export interface UnusableMessage {
 
 export type Theme = 'light' | 'dark'
 
-// `<prefix>-` + these; the two families of interface §6.1. A Map, so `service-constructor` and
+// `<prefix>-` + these; the two message families of the selector page (README, "The message protocol"). A Map, so `service-constructor` and
 // friends cannot resolve to Object.prototype members.
 const EVENTS = new Map<string, SelectorEvent>([
   ['choiceModal-loaded', 'loaded'],

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { SANDBOX } from './iframe.ts'
 import { resolveOptions } from './options.ts'
 
-const invalid = expect.objectContaining({ name: 'SelectorError', code: 'invalid-options' })
+const invalid = expect.objectContaining({ name: 'SelectorError', code: 'validation_error' })
 
 describe('resolveOptions: the page URL and its origin', () => {
   test.for([
@@ -145,5 +145,13 @@ describe('resolveOptions: bad input fails before anything is shown', () => {
       /appUrl must be an absolute http\(s\) URL, got nope/,
     )
     expect(() => resolveOptions({ appUrl, files: [file], isUrl: true })).toThrow(/isUrl/)
+    expect(() => resolveOptions({ appUrl, files: [file, 'https://a.example/f.png'] as never })).toThrow(
+      expect.objectContaining({
+        issues: [{ path: 'files', message: expect.stringContaining('non-File') }],
+      }),
+    )
+    expect(() => resolveOptions({ appUrl, theme: 'blue' as never })).toThrow(
+      expect.objectContaining({ issues: [expect.objectContaining({ path: 'theme' })] }),
+    )
   })
 })

@@ -1,4 +1,4 @@
-import { SelectorError } from './errors.ts'
+import { invalid } from './errors.ts'
 import { SANDBOX } from './iframe.ts'
 import { initMessage, openMessage, type Theme } from './messages.ts'
 
@@ -66,10 +66,6 @@ export interface Resolved {
 
 const PAGE = '/outer/outerChoice'
 
-const invalid = (message: string): never => {
-  throw new SelectorError('invalid-options', message)
-}
-
 /** Checks every option up front, so bad input fails before anything is shown. */
 export function resolveOptions(options: SelectorOptions): Resolved {
   const { prefix = 'service', timeoutMs = 30_000 } = options
@@ -78,33 +74,31 @@ export function resolveOptions(options: SelectorOptions): Resolved {
     url = new URL(options.appUrl)
   } catch {}
   if (!url || !/^https?:$/.test(url.protocol))
-    invalid(`appUrl must be an absolute http(s) URL, got ${options.appUrl}.`)
-  url = url!
+    return invalid('appUrl', `must be an absolute http(s) URL, got ${options.appUrl}`)
   if (!url.pathname.endsWith(PAGE)) url.pathname = url.pathname.replace(/\/?$/, PAGE)
   url.hash = ''
   url.searchParams.set('type', 'content')
-  if (!(timeoutMs > 0)) invalid('timeoutMs must be a positive number.')
-  if (!prefix || typeof prefix !== 'string') invalid('prefix must be a non-empty string.')
+  if (!(timeoutMs > 0)) invalid('timeoutMs', 'must be a positive number')
+  if (!prefix || typeof prefix !== 'string') invalid('prefix', 'must be a non-empty string')
 
   let message: unknown
   if ('files' in options) {
     const files: (File | string)[] = Array.from<File | string>(options.files ?? [])
     const urls = files.every((f) => typeof f === 'string')
     const { isUrl = urls, link = '' } = options
-    if (!files.length) invalid('files must not be empty.')
-    if (isUrl !== urls)
-      invalid('files must all be URL strings when isUrl is true, or all File objects otherwise.')
+    if (!files.length) invalid('files', 'must not be empty')
+    if (isUrl !== urls) invalid('files', 'must be all URLs (isUrl true) or all Files')
     for (const f of files) {
       const ok = urls
         ? /^https?:\/\//i.test(f as string)
         : Object.prototype.toString.call(f) === '[object File]'
-      if (!ok) invalid(`Not a ${urls ? 'http(s) URL' : 'File'}: ${f}.`)
+      if (!ok) invalid('files', `has a non-${urls ? 'URL' : 'File'}: ${f}`)
     }
-    if (typeof link !== 'string') invalid('link must be a string.')
+    if (typeof link !== 'string') invalid('link', 'must be a string')
     message = openMessage(files, isUrl, link)
   } else {
     const { theme = 'light' } = options
-    if (theme !== 'light' && theme !== 'dark') invalid(`theme must be 'light' or 'dark', got ${theme}.`)
+    if (theme !== 'light' && theme !== 'dark') invalid('theme', `must be 'light' or 'dark', got ${theme}`)
     url.searchParams.set('file', 'empty')
     message = initMessage(prefix, theme)
   }

@@ -16,6 +16,8 @@ test('any other team space id is passed on, as a decimal string', () => {
 
 test('a value that is not an id is a clear error, not a silent pass-through', () => {
   for (const bad of ['', 'abc', '-1', 1.5, -1, 2 ** 60]) {
-    expect(() => orgIdForSave(bad), String(bad)).toThrow(expect.objectContaining({ code: 'invalid-options' }))
+    expect(() => orgIdForSave(bad), String(bad)).toThrow(
+      expect.objectContaining({ code: 'validation_error' }),
+    )
   }
 })

@@ -1,4 +1,4 @@
-import { SelectorError } from './errors.ts'
+import { invalid } from './errors.ts'
 import { toId } from './messages.ts'
 
 /**
@@ -9,7 +9,6 @@ import { toId } from './messages.ts'
 export function orgIdForSave(orgId: string | number | null): string | undefined {
   if (orgId === null) return undefined
   const id = toId(orgId)
-  if (id === undefined)
-    throw new SelectorError('invalid-options', `orgId must be a non-negative integer id, got ${orgId}.`)
+  if (id === undefined) invalid('orgId', `must be an integer id, got ${orgId}`)
   return id === '1' ? undefined : id
 }

@@ -78,7 +78,7 @@ export function createSelector(options: SelectorOptions): Selector {
         // Flow 1's page answers only after uploading: the files may be stored though the answer is unusable.
         return done(
           new SelectorError(
-            'invalid-message',
+            'invalid_message',
             `The folder selector page sent an unusable ${message.event} message: ${message.problem}.${config.upload ? ' The files may be uploaded already.' : ''}`,
           ),
         )

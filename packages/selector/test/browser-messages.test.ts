@@ -55,7 +55,7 @@ describe.skipIf(!suite.available).concurrent('in Chromium (ESM build): page answ
         expect(await result(page)).toEqual({ value: { folderId: '9007199254740991', orgId: null } })
       })
 
-      test('an id beyond 2^53 sent as a number rejects with invalid-message, naming the problem, never a rounded id', async (t) => {
+      test('an id beyond 2^53 sent as a number rejects with invalid_message, naming the problem, never a rounded id', async (t) => {
         const page = await suite.host(t, 'esm')
         const frame = await openSession(page, flow, family)
         // Sent as a JSON number by the page: rounded by the time it is a JavaScript number.
@@ -65,7 +65,7 @@ describe.skipIf(!suite.available).concurrent('in Chromium (ESM build): page answ
         )
         const { error, value } = await result(page)
         expect(value).toBeUndefined()
-        expect(error).toMatchObject({ name: 'SelectorError', code: 'invalid-message', isRetryable: false })
+        expect(error).toMatchObject({ name: 'SelectorError', code: 'invalid_message', isRetryable: false })
         expect(error?.message).toContain('unusable success message: id is a number beyond 2^53')
         expect(error?.message).not.toContain(ROUNDED)
         // Flow 1: the page reports success after uploading; say so, so nobody uploads twice blindly.
@@ -87,7 +87,7 @@ describe.skipIf(!suite.available).concurrent('in Chromium (ESM build): page answ
       BIG,
     )
     const { error } = await result(page)
-    expect(error).toMatchObject({ code: 'invalid-message' })
+    expect(error).toMatchObject({ code: 'invalid_message' })
     expect(error?.message).toContain('orgId is a number beyond 2^53')
     expect(error?.message).not.toContain(ROUNDED)
   })
@@ -99,13 +99,13 @@ describe.skipIf(!suite.available).concurrent('in Chromium (ESM build): page answ
     ['pickFolder', 'selector', { id: 'abc', orgId: 7 }, 'id is not an integer id'],
     ['uploadWithSelector', 'choiceModal', { id: 42, orgId: 'team' }, 'orgId is not an integer id'],
   ] as const)(
-    '%s, %s family: payLoad %j rejects with invalid-message (%s); nothing hangs',
+    '%s, %s family: payLoad %j rejects with invalid_message (%s); nothing hangs',
     async ([flow, family, payLoad, problem], t) => {
       const page = await suite.host(t, 'esm')
       const frame = await openSession(page, flow, family)
       await frame.evaluate((payLoad) => window.fake.send('success', { payLoad }), payLoad)
       const { error } = await result(page)
-      expect(error?.code).toBe('invalid-message')
+      expect(error?.code).toBe('invalid_message')
       expect(error?.message).toContain(`unusable success message: ${problem}.`)
       expect(await page.evaluate(() => window.host.events('a'))).toEqual(['loaded'])
       expect(await page.evaluate(() => [window.host.frames(), window.host.dialogs()])).toEqual([0, 0])

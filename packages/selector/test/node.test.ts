@@ -70,7 +70,7 @@ describe.for(loaders)('%s under Node', ([, load]) => {
       code: 'unsupported',
     })
     const bad = sdk.uploadWithSelector({ appUrl: 'https://app.example.com', files: [] })
-    await expect(bad).rejects.toMatchObject({ code: 'invalid-options' })
+    await expect(bad).rejects.toMatchObject({ code: 'validation_error' })
     expect(sdk.SelectorError.isInstance(await bad.catch((e: unknown) => e))).toBe(true)
   })
 })

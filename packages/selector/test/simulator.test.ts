@@ -92,7 +92,7 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
     expect(await result(page)).toEqual({ value: { folderId: MY_AUTUMN, orgId: null } })
   })
 
-  test('uploadWithSelector: a page that sends a 19-digit folder id as a number rejects with invalid-message', async (t) => {
+  test('uploadWithSelector: a page that sends a 19-digit folder id as a number rejects with invalid_message', async (t) => {
     sim!.control.quirks.selectorFamily = 'selector'
     sim!.control.quirks.selectorIds = 'numbers'
     t.onTestFinished(() => {
@@ -109,7 +109,7 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
     await choose(frame, 'Acme Brand assets')
     await frame.getByRole('button', { name: 'Upload' }).click()
     const { error } = await result(page)
-    expect(error).toMatchObject({ code: 'invalid-message', isRetryable: false })
+    expect(error).toMatchObject({ code: 'invalid_message', isRetryable: false })
     expect(error?.message).toContain('id is a number beyond 2^53')
     expect(error?.message).toContain('The files may be uploaded already.')
     expect(error?.message).not.toContain(String(Number(ACME_BRAND)))

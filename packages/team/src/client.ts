@@ -4,18 +4,17 @@ import {
   type CreatedMember,
   createdMemberSchema,
   createMemberInputSchema,
-  createTeamTransport,
   type Id,
   type Impersonation,
   idSchema,
   impersonateOptionsSchema,
   impersonationSchema,
   inviteMemberInputSchema,
-  parseInput,
   ServiceValidationError,
   type TeamMember,
   teamMemberSchema,
 } from '@service-sdk/core'
+import { createTeamTransport, operation, parseInput } from '@service-sdk/core/internal'
 import { z } from 'zod'
 import { checkCallbackUrl } from './callback-url.ts'
 
@@ -52,7 +51,10 @@ export interface TeamClient {
   }
 }
 
-const MEMBERS = '/api/team/members'
+const LIST = operation('GET', '/api/team/members')
+const CREATE = operation('POST', '/api/team/members/create')
+const INVITE = operation('POST', '/api/team/members/invite')
+const IMPERSONATE = operation('POST', '/api/team/members/{userId}/impersonation')
 
 // What each call's failures tell the caller to do (the generic hints know no call).
 const CREATE_HINTS = {
@@ -73,34 +75,23 @@ const memberListSchema = z.array(teamMemberSchema)
 /** The team API (area A). */
 export function createTeamClient(options: TeamClientOptions): TeamClient {
   const transport = createTeamTransport(options)
-  const { client } = transport
-  const allowedOrigins = (options.allowedCallbackOrigins ?? []).map((o) => new URL(o).origin)
+  const allowedOrigins = originsOf(options.allowedCallbackOrigins ?? [])
 
   return {
     members: {
       list: (call) =>
-        transport.send<TeamMember[]>(
-          {
-            method: 'GET',
-            path: MEMBERS,
-            idempotent: true,
-            schema: memberListSchema,
-            call: (init) => client.GET(MEMBERS, init),
-          },
-          call,
-        ),
+        transport.send<TeamMember[]>({ operation: LIST, idempotent: true, schema: memberListSchema }, call),
 
       async create(input, call) {
         const body = parseInput(createMemberInputSchema, input, 'member to create')
         return transport.send<CreatedMember>(
           {
-            method: 'POST',
-            path: `${MEMBERS}/create`,
+            operation: CREATE,
+            body,
             // A retried create could add the user twice: only resent when provably never received.
             idempotent: false,
             schema: createdMemberSchema,
             hints: CREATE_HINTS,
-            call: (init) => client.POST(`${MEMBERS}/create`, { ...init, body }),
           },
           call,
         )
@@ -110,13 +101,12 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
         const body = parseInput(inviteMemberInputSchema, input, 'member to invite')
         return transport.send<CreatedMember>(
           {
-            method: 'POST',
-            path: `${MEMBERS}/invite`,
+            operation: INVITE,
+            body,
             // A repeated invite answers 409 after a first one that succeeded unseen: not retried.
             idempotent: false,
             schema: createdMemberSchema,
             hints: INVITE_HINTS,
-            call: (init) => client.POST(`${MEMBERS}/invite`, { ...init, body }),
           },
           call,
         )
@@ -132,20 +122,28 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
         const issue =
           body.callbackUrl === undefined ? undefined : checkCallbackUrl(body.callbackUrl, allowedOrigins)
         if (issue) throw new ServiceValidationError('impersonation options', [issue])
-        const path = `${MEMBERS}/{userId}/impersonation` as const
         return transport.send<Impersonation>(
           {
-            method: 'POST',
-            path: `${MEMBERS}/${id}/impersonation`,
+            operation: IMPERSONATE,
+            pathParams: { userId: id },
+            body,
             // Each call mints a fresh login token; a repeat only mints another: safe to retry.
             idempotent: true,
             schema: impersonationSchema,
             hints: IMPERSONATE_HINTS,
-            call: (init) => client.POST(path, { ...init, params: { path: { userId: id } }, body }),
           },
           call,
         )
       },
     },
   }
+}
+
+/** The origins of `allowedCallbackOrigins`; one that is not an absolute URL is a bad option. */
+function originsOf(urls: readonly string[]): string[] {
+  const issues = urls.flatMap((url, i) =>
+    URL.canParse(url) ? [] : [{ path: `allowedCallbackOrigins.${i}`, message: 'must be an absolute URL' }],
+  )
+  if (issues.length > 0) throw new ServiceValidationError('team client options', issues)
+  return urls.map((url) => new URL(url).origin)
 }

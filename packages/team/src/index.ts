@@ -1,4 +1,31 @@
-export { MAX_EXPIRY_HOURS, type ResponseInfo, type WithResponse, withResponse } from '@service-sdk/core'
+// The errors this client throws and the options types it takes, from @service-sdk/core: one
+// package to install, one to import from.
+export {
+  type CallOptions,
+  type ClientOptions,
+  type Logger,
+  MAX_EXPIRY_HOURS,
+  type PermissionReason,
+  type ResponseInfo,
+  type RetryOptions,
+  ServiceApiError,
+  ServiceAuthenticationError,
+  ServiceConflictError,
+  ServiceConnectionError,
+  ServiceError,
+  type ServiceErrorJSON,
+  ServiceInvalidRequestError,
+  ServiceNotFoundError,
+  ServicePermissionError,
+  ServiceRateLimitError,
+  ServiceResponseError,
+  ServiceServerError,
+  ServiceTimeoutError,
+  ServiceValidationError,
+  type ValidationIssue,
+  type WithResponse,
+  withResponse,
+} from '@service-sdk/core'
 export { checkCallbackUrl } from './callback-url.ts'
 export {
   createTeamClient,

@@ -325,6 +325,23 @@ describe('bad input is refused before anything is sent', () => {
   test('client options are checked at creation', () => {
     expect(() => createTeamClient({ baseUrl: 'localhost:4010', apiKey: 'k' })).toThrow(ServiceValidationError)
     expect(() => createTeamClient({ baseUrl: 'http://127.0.0.1', apiKey: '' })).toThrow(/apiKey: is required/)
+    // A callback origin that is not a URL is a bad option too, not a TypeError from `new URL`.
+    const error = (() => {
+      try {
+        createTeamClient({
+          baseUrl: 'http://127.0.0.1',
+          apiKey: 'k',
+          allowedCallbackOrigins: ['app.example'],
+        })
+      } catch (caught) {
+        return caught
+      }
+    })()
+    expect(ServiceValidationError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({
+      code: 'validation_error',
+      issues: [{ path: 'allowedCallbackOrigins.0', message: 'must be an absolute URL' }],
+    })
   })
 })
 

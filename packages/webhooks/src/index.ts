@@ -1,5 +1,7 @@
+// Thrown by handlers' service calls and listed in the README: re-exported so one package is enough.
+
 export type { RetryOptions } from '@service-sdk/core'
-export { ServiceValidationError } from '@service-sdk/core'
+export { ServiceError, type ServiceErrorJSON, ServiceValidationError } from '@service-sdk/core'
 export { DEFAULT_MAX_BODY_BYTES } from './body.ts'
 export { MAX_JSON_DEPTH } from './decode.ts'
 export {

@@ -1,5 +1,6 @@
 import {
   ASSET_EVENT_TYPES,
+  FOLDER_CONTENT_UPDATE,
   folderContentCallbackSchema,
   materialAddedToFolderEventSchema,
   materialDeletedEventSchema,
@@ -13,8 +14,6 @@ import { eventTimeMs } from './event-time.ts'
 import type { KnownEventType, KnownWebhookEvent, WebhookEvent } from './events.ts'
 import { hideProtoKeys, restoreProtoKeys } from './proto-keys.ts'
 import { type SchemaWarning, unknownValues, valueAt, warning } from './warnings.ts'
-
-export const FOLDER_CONTENT_UPDATE = 'FOLDER_CONTENT_UPDATE'
 
 interface Schema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: Issue[] } }

@@ -1,5 +1,5 @@
-import type { Logger, Redactor } from '@service-sdk/core'
-import type { Instrumentation } from '@service-sdk/core/internal'
+import type { Logger } from '@service-sdk/core'
+import type { Instrumentation, Redactor } from '@service-sdk/core/internal'
 import { decodeBody } from './decode.ts'
 import { describeError, WebhookError, WebhookHandlerError } from './errors.ts'
 import type { KnownEventType, WebhookEvent, WebhookEventOf } from './events.ts'

@@ -1,4 +1,4 @@
-import type { Redactor } from '@service-sdk/core'
+import type { Redactor } from '@service-sdk/core/internal'
 import { describeError } from './errors.ts'
 import type { WebhookStore } from './store.ts'
 

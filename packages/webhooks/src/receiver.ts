@@ -1,5 +1,5 @@
-import { createRedactor, type Logger, redactingLogger, ServiceValidationError } from '@service-sdk/core'
-import type { Instrumentation } from '@service-sdk/core/internal'
+import { type Logger, ServiceValidationError } from '@service-sdk/core'
+import { createRedactor, type Instrumentation, redactingLogger } from '@service-sdk/core/internal'
 import { DEFAULT_MAX_BODY_BYTES } from './body.ts'
 import type { WebhookError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from './events.ts'

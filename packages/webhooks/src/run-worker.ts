@@ -1,5 +1,5 @@
-import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
-import type { Instrumentation } from '@service-sdk/core/internal'
+import type { Logger } from '@service-sdk/core'
+import { createRedactor, type Instrumentation, redactingLogger } from '@service-sdk/core/internal'
 import type { WebhookError } from './errors.ts'
 import { createProcessor, type WebhookHandler, type WebhookHandlers } from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'

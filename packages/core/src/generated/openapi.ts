@@ -133,7 +133,7 @@ export interface paths {
         /**
          * Register uploaded objects as assets
          * @description Registers objects already uploaded with the temporary credentials as assets in the
-         *     personal space (no `orgId`) or in a team space. The interface's field table nests the
+         *     personal space (no `orgId`) or in a team space. The documentation's field table nests the
          *     fields in `param`, its sample sends them at the top level; which form the service accepts
          *     is not shown. Both are described. The SDK client sends the top-level form (what the
          *     published sample sends); the simulator accepts both.
@@ -347,7 +347,7 @@ export interface components {
          */
         Id: string;
         /**
-         * @description An id the interface types as String (decimal digits), such as a callback's `userId`.
+         * @description An id the service's documentation types as String (decimal digits), such as a callback's `userId`.
          * @example 1673603133161799680
          */
         IdString: string;
@@ -378,9 +378,9 @@ export interface components {
             error: string;
         };
         /**
-         * @description Result code of the open envelope. The interface types it as a string where "0" means
+         * @description Result code of the open envelope. The service's documentation types it as a string where "0" means
          *     success; the live service has also been seen to send the number 0, and "200" in folder
-         *     samples (field notes §3): all three mean success. Anything else is an error code (see
+         *     samples (docs/service/envelopes.md): all three mean success. Anything else is an error code (see
          *     `OpenErrorEnvelope`).
          * @example 0
          * @example 0
@@ -408,8 +408,8 @@ export interface components {
             traceId?: string;
         };
         /**
-         * @description Open-area failure: `code` is not a success code. Codes seen on the live service (field
-         *     notes §3): `MB100001` bad parameters, `MB100002` no permission, `MB100003` not found,
+         * @description Open-area failure: `code` is not a success code. Codes seen on the live service
+         *     (docs/service/envelopes.md): `MB100001` bad parameters, `MB100002` no permission, `MB100003` not found,
          *     `MB100004` unsupported, `MB100005` business failure, `MS100001` system error, `MS100003`
          *     busy (throttle and retry). Published rate limits: 5-10 requests per second per category.
          * @example {
@@ -503,7 +503,7 @@ export interface components {
              */
             email: string;
             /**
-             * @description Initial password (optional). The interface states no length rule; an empty password
+             * @description Initial password (optional). The service's documentation states no length rule; an empty password
              *     is refused as a mistake (omit the field instead). Longer rules are the service's to
              *     report.
              */
@@ -533,7 +533,7 @@ export interface components {
         ImpersonateOptions: {
             /**
              * @description Validity of the login URL in hours: above 0 (fractions allowed, 0.5 is half an hour)
-             *     and at most 720 (30 days). The interface states no maximum; a login link that lives
+             *     and at most 720 (30 days). The service's documentation states no maximum; a login link that lives
              *     longer than a month is a liability, so the SDK and the simulator refuse longer values.
              * @default 24
              */
@@ -817,7 +817,7 @@ export interface components {
         };
         /**
          * @description The material-save fields. Sent at the top level by the SDK (the published sample's form);
-         *     the interface's field table nests them in `param` (`MaterialSaveParamForm`).
+         *     the documentation's field table nests them in `param` (`MaterialSaveParamForm`).
          * @example {
          *       "orgId": "1949870453162360832",
          *       "materials": [
@@ -844,7 +844,7 @@ export interface components {
             materials: components["schemas"]["MaterialInput"][];
         };
         /**
-         * @description The material-save body as the interface's field table names it, nested in `param`.
+         * @description The material-save body as the documentation's field table names it, nested in `param`.
          * @example {
          *       "param": {
          *         "materials": [
@@ -1120,7 +1120,7 @@ export interface components {
         EventTypeListResponse: components["schemas"]["EventTypeListEnvelope"] | components["schemas"]["EventTypeEntry"][];
         /**
          * @description An asset in a folder-content callback (MaterialCallbackDTO). For ADD and UPDATE the
-         *     interface marks id, parentIds, userId, name, downloadUrl, source, extension and size as
+         *     documentation marks id, parentIds, userId, name, downloadUrl, source, extension and size as
          *     required, but nullable fields may be null in real callbacks (including downloadUrl and
          *     size), and for DELETE an asset may carry only identifying fields: only `id` is always
          *     present. Unknown fields may appear.
@@ -1168,7 +1168,7 @@ export interface components {
             /** @description Duration in seconds; only for audio/video, null or 0 otherwise. */
             duration?: number | null;
             /**
-             * @description File size. The interface's field table says KB, but comparable asset samples carry
+             * @description File size. The documentation's field table says KB, but comparable asset samples carry
              *     byte values: the unit is unverified (inference: bytes). Not the unit of material-save
              *     (bytes).
              */
@@ -1300,7 +1300,7 @@ export interface components {
             width?: number;
             /** @description Height in pixels. */
             height?: number;
-            /** @description Status of this file's intake; its values are not shown by the interface. */
+            /** @description Status of this file's intake; its values are not shown by the service's documentation. */
             uploadStatus?: number | string;
         };
         /**
@@ -1449,7 +1449,7 @@ export interface components {
             link?: string;
         };
         /**
-         * @description materials[] item for changeType VALIDITY (types of the validity fields are not shown by the interface).
+         * @description materials[] item for changeType VALIDITY (types of the validity fields are not shown by the service's documentation).
          * @example {
          *       "materialId": "1951438207513255936",
          *       "validityStatus": 1,
@@ -1526,7 +1526,7 @@ export interface components {
             metadata?: Record<string, unknown>;
         };
         /**
-         * @description One custom field of a CUSTOM_FIELD change; its other members are not shown by the interface.
+         * @description One custom field of a CUSTOM_FIELD change; its other members are not shown by the service's documentation.
          * @example {
          *       "templateId": "501",
          *       "value": "Q3"
@@ -1902,7 +1902,7 @@ export interface components {
             /** @description The new version's asset id; for REMOVE, the newest asset of the version line after removal. */
             newMaterialId?: components["schemas"]["Id"];
             action?: components["schemas"]["VersionAction"];
-            /** @description The asset version concerned (optional; its type is not shown by the interface). */
+            /** @description The asset version concerned (optional; its type is not shown by the service's documentation). */
             version?: unknown;
             /** @description Other values may appear: receivers keep them. For REMOVE (optional): ADD removed and added to the current folder; DELETE removed and sent to the recycle bin. */
             removeType?: "ADD" | "DELETE" | (string & {});
@@ -1970,7 +1970,7 @@ export interface components {
         DeletedMaterialSnapshot: {
             materialId?: components["schemas"]["Id"];
             name?: string;
-            /** @description Kind of asset (values not shown by the interface). */
+            /** @description Kind of asset (values not shown by the service's documentation). */
             materialType?: number | string;
             extension?: string;
             tagIds?: components["schemas"]["Id"][];
@@ -2075,10 +2075,7 @@ export interface components {
         AssetEvent: components["schemas"]["MaterialInboundCompletedEvent"] | components["schemas"]["MaterialAddedToFolderEvent"] | components["schemas"]["MaterialMetadataUpdatedEvent"] | components["schemas"]["MaterialVersionChangedEvent"] | components["schemas"]["MaterialDeletedEvent"];
     };
     responses: {
-        /**
-         * @description Invalid id or email (not in the interface document; seen on the live service, field
-         *     notes §3).
-         */
+        /** @description Invalid id or email (seen on the live service; docs/service/envelopes.md). */
         TeamBadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2101,7 +2098,7 @@ export interface components {
         };
         /**
          * @description The email domain is not on the team's verified whitelist (the text names the domain).
-         *     Also seen on the live service when the team has no free seat (field notes §3).
+         *     Also seen on the live service when the team has no free seat (docs/service/envelopes.md).
          */
         TeamForbidden: {
             headers: {
@@ -2127,8 +2124,8 @@ export interface components {
             };
         };
         /**
-         * @description The user already exists, or is already a member (not in the interface document; seen on
-         *     the live service, field notes §3).
+         * @description The user already exists, or is already a member (seen on
+         *     the live service; docs/service/envelopes.md).
          */
         TeamConflict: {
             headers: {
@@ -2269,7 +2266,7 @@ export interface operations {
             401: components["responses"]["TeamUnauthorized"];
             403: components["responses"]["TeamForbidden"];
             /**
-             * @description No registered account has this email. The interface only says the user must already
+             * @description No registered account has this email. The service's documentation only says the user must already
              *     be registered; the status of this failure is not shown (404 is an inference).
              */
             404: {

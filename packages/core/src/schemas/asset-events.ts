@@ -14,7 +14,7 @@ function withoutNull(fields: Iterable<string>) {
 
 /**
  * A payload object of an asset event. Its fields may be absent ("absent means no value",
- * interface §6.3) and receivers must not enforce a fixed schema: every field is optional, unknown
+ * docs/service/subscriptions.md) and receivers must not enforce a fixed schema: every field is optional, unknown
  * fields are kept, and a known field sent as null is read as absent.
  */
 function payloadObject<S extends z.core.$ZodLooseShape>(shape: S) {
@@ -25,7 +25,7 @@ const ids = z.array(idSchema).exactOptional()
 const text = z.string().exactOptional()
 const count = z.number().exactOptional()
 const flag = z.boolean().exactOptional()
-// Fields whose type the interface does not show.
+// Fields whose type the service's documentation does not show.
 const code = z.union([z.number(), z.string()]).exactOptional()
 
 function event<T extends string, P extends z.ZodType>(eventType: T, payload: P) {

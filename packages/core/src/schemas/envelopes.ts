@@ -1,8 +1,8 @@
 import { z } from 'zod'
 
 /**
- * The open envelope's `code`: a string per the interface, but the live service also sends the
- * number 0 (field notes §3). Which values mean success is core's business (envelope.ts).
+ * The open envelope's `code`: a string per the spec, but the live service also sends the
+ * number 0 (docs/service/envelopes.md). Which values mean success is core's business (envelope.ts).
  */
 export const openCodeSchema = z.union([z.string(), z.number()])
 

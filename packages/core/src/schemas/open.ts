@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_MATERIALS_PER_SAVE } from '../limits.ts'
 import { idSchema } from './ids.ts'
 
 // Responses (area B, /open-api paths): tolerant, unknown fields kept.
@@ -83,9 +84,6 @@ export const materialInputSchema = z.strictObject({
   link: z.string().exactOptional(),
 })
 
-/** The most materials one material-save request holds; `materials.save()` sends longer lists in batches. */
-export const MAX_MATERIALS_PER_SAVE = 100
-
 /** `open.materials.save(...)`: no `orgId` means the personal space. Any number of materials (batched). */
 export const materialSaveInputSchema = z.strictObject({
   orgId: idSchema.exactOptional(),
@@ -96,7 +94,7 @@ export const materialSaveInputSchema = z.strictObject({
 
 /**
  * A material-save request body as the service may receive it: the top-level form (what the SDK
- * sends) or the `{param: {...}}` form of the interface's field table. Output: the top-level form.
+ * sends) or the `{param: {...}}` form of the documentation's field table (docs/service/material-save.md). Output: the top-level form.
  * Error paths of the `param` form are relative to `param`.
  */
 export const materialSaveRequestSchema = z.preprocess(

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { idSchema } from './ids.ts'
 
-/** The asset events that may be subscribed (interface §6.3); no others are offered. */
+/** The asset events that may be subscribed; no others are offered (docs/service/subscriptions.md). */
 export const ASSET_EVENT_TYPES = [
   'MATERIAL_INBOUND_COMPLETED',
   'MATERIAL_ADDED_TO_FOLDER',
@@ -23,10 +23,12 @@ export function isAssetEventType(code: string): code is (typeof ASSET_EVENT_TYPE
   return (ASSET_EVENT_TYPES as readonly string[]).includes(code)
 }
 
-/** The folder subscription's event type: the only one the interface shows, and the default. */
-export const FOLDER_EVENT_TYPE = 'FOLDER_CONTENT_UPDATE'
+/** The folder subscription's event type: the only one, and the default (docs/service/subscriptions.md). */
+export const FOLDER_CONTENT_UPDATE = 'FOLDER_CONTENT_UPDATE'
 
-export const folderEventTypeSchema = z.literal(FOLDER_EVENT_TYPE, { error: `must be ${FOLDER_EVENT_TYPE}` })
+export const folderEventTypeSchema = z.literal(FOLDER_CONTENT_UPDATE, {
+  error: `must be ${FOLDER_CONTENT_UPDATE}`,
+})
 
 /** ADD (the default) subscribes; DELETE cancels. */
 export const subscriptionOperationSchema = z.enum(['ADD', 'DELETE'], { error: 'must be ADD or DELETE' })

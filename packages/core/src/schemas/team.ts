@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_EXPIRY_HOURS } from '../limits.ts'
 import { idSchema } from './ids.ts'
 
 // Responses (area A): tolerant, unknown fields kept.
@@ -42,13 +43,6 @@ export const createMemberInputSchema = z.strictObject({
 
 /** `team.members.invite(...)`: the user must already be registered (checked by the service). */
 export const inviteMemberInputSchema = z.strictObject({ email })
-
-/**
- * The longest life of a login link, in hours (30 days). The service documents no maximum; a login
- * token that lives longer than a month is a liability, so longer values are refused as a likely
- * mistake (spec/openapi.yaml, ImpersonateOptions).
- */
-export const MAX_EXPIRY_HOURS = 720
 
 /**
  * Options of `team.members.impersonate(userId, options)`: their shape and ranges. Which callback

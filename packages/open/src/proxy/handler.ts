@@ -1,4 +1,5 @@
-import { createRedactor, type Logger, redactingLogger } from '@service-sdk/core'
+import type { Logger } from '@service-sdk/core'
+import { createRedactor, redactingLogger } from '@service-sdk/core/internal'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'

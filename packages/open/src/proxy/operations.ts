@@ -1,12 +1,12 @@
 import {
   type CallOptions,
   materialSaveRequestSchema,
-  parseInput,
   parseServiceJson,
   type ValidationIssue,
 } from '@service-sdk/core'
+import { parseInput } from '@service-sdk/core/internal'
 import type { OpenClient } from '../client.ts'
-import { orgIdForSave } from '../org-id.ts'
+import { materialSaveOrgId } from '../org-id.ts'
 import type { CallerDirs } from './caller-dir.ts'
 import type { UploadProxyCaller } from './options.ts'
 import { failure, success } from './responses.ts'
@@ -95,7 +95,7 @@ export async function saveMaterials(ctx: ProxyContext, caller: UploadProxyCaller
       },
     )
   }
-  const spaceId = orgIdForSave(input.orgId)
+  const spaceId = materialSaveOrgId(input.orgId)
   if (spaceId !== undefined && !allows(caller, spaceId)) {
     return failure(403, 'space_not_allowed', `This caller may not save into space ${spaceId}.`, {
       issues: [{ path: 'orgId', message: 'is not one of the spaces this caller may use' }],

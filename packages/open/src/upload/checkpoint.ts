@@ -1,5 +1,5 @@
 import type { Logger } from '@service-sdk/core'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { DonePart } from './oss-adapter.ts'
 
 /** What identifies a source's bytes across processes: a file's path (or `File.name`), size and mtime. */
@@ -42,9 +42,11 @@ export interface CheckpointStore {
   remove(source: SourceFingerprint): void | Promise<void>
 }
 
+// zod/mini: this module is in the browser entry (see options.ts).
+const count = z.int().check(z.nonnegative())
 const fingerprintSchema = z.object({
   name: z.string(),
-  size: z.number().int().nonnegative(),
+  size: count,
   lastModified: z.number(),
 })
 
@@ -54,18 +56,18 @@ export const checkpointSchema = z.object({
   source: fingerprintSchema,
   endpoint: z.string(),
   bucket: z.string(),
-  key: z.string().min(1),
-  partSize: z.number().int().positive(),
-  uploadId: z.string().min(1).optional(),
+  key: z.string().check(z.minLength(1)),
+  partSize: z.int().check(z.positive()),
+  uploadId: z.optional(z.string().check(z.minLength(1))),
   parts: z.array(
     z.object({
-      number: z.number().int().min(1).max(10_000),
+      number: z.int().check(z.minimum(1), z.maximum(10_000)),
       etag: z.string(),
-      size: z.number().int().nonnegative(),
-      crc: z.string().regex(/^\d+$/).optional(),
+      size: count,
+      crc: z.optional(z.string().check(z.regex(/^\d+$/))),
     }),
   ),
-  uploaded: z.boolean().optional(),
+  uploaded: z.optional(z.boolean()),
 })
 
 export function sameSource(a: SourceFingerprint, b: SourceFingerprint): boolean {

@@ -1,4 +1,4 @@
-import { parseInput } from '@service-sdk/core'
+import { parseInput } from '@service-sdk/core/internal'
 import { directoryPrefix } from './key.ts'
 import type { EngineDeps } from './object-job.ts'
 import { cleanupOptionsSchema, type ResolvedDefaults } from './options.ts'

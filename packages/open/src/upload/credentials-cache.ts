@@ -1,5 +1,6 @@
-import { ServiceResponseError, type UploadCredential, uploadCredentialSchema } from '@service-sdk/core'
+import { ServiceResponseError, type UploadCredential } from '@service-sdk/core'
 import { abortable } from '@service-sdk/core/internal'
+import { loadSchemas } from '../load-schemas.ts'
 
 /** A credential and when it was issued (sts-tmp does not say when it expires). */
 export interface CachedCredential {
@@ -41,6 +42,7 @@ export function createCredentialsCache(
 
   const issue = async (): Promise<CachedCredential> => {
     const credential = await fetch()
+    const { uploadCredentialSchema } = await loadSchemas()
     const parsed = uploadCredentialSchema.safeParse(credential)
     if (!parsed.success) {
       throw new ServiceResponseError({

@@ -1,12 +1,6 @@
-import {
-  DEFAULT_RETRY,
-  idSchema,
-  parseInput,
-  type RetryPolicy,
-  ServiceValidationError,
-  type ValidationIssue,
-} from '@service-sdk/core'
-import { z } from 'zod'
+import { ServiceValidationError, type ValidationIssue } from '@service-sdk/core'
+import { checkId, DEFAULT_RETRY, NOT_AN_ID, parseInput, type RetryPolicy } from '@service-sdk/core/internal'
+import * as z from 'zod/mini'
 import type { CheckpointStore } from './checkpoint.ts'
 import { refuseRelativeKey } from './key.ts'
 import type { UploadPlatform } from './platform.ts'
@@ -33,6 +27,12 @@ export const DEFAULTS = {
   credentialTtlMs: 5 * 60_000,
 }
 
+// zod/mini, not classic zod: these checks run when upload() is called, so they are in the browser
+// entry, where classic zod alone would weigh about 25 KB gzip (packages/open/test/browser-size.test.ts).
+// The English messages classic zod installs when it loads: the same text whether or not the
+// client's (classic) schemas have been loaded yet.
+z.config(z.locales.en())
+
 const fn = <T>(what: string) =>
   z.custom<T>((v) => typeof v === 'function', { message: `must be a function (${what})` })
 
@@ -49,67 +49,94 @@ const checkpointStore = z.custom<CheckpointStore>(
   (v) =>
     typeof v === 'object' &&
     v !== null &&
-    ['load', 'save', 'remove'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function'),
+    ['load', 'save', 'remove'].every(
+      (m) => typeof (v as unknown as Record<string, unknown>)[m] === 'function',
+    ),
   { message: 'must be a directory path or a store with load, save and remove' },
 )
 
-const text = z.string().min(1, 'must not be empty')
-const pixels = z.int('must be an integer (pixels)').nonnegative('must not be negative')
+/** core's `idSchema` rule (`checkId`), in zod/mini. */
+const id = z.pipe(
+  z.custom<string | number | bigint>((v) => ['string', 'number', 'bigint'].includes(typeof v), {
+    error: (issue) => (issue.input === undefined ? 'is required' : NOT_AN_ID),
+  }),
+  z.transform((value: string | number | bigint, ctx): string => {
+    const checked = checkId(value)
+    if ('id' in checked) return checked.id
+    ctx.issues.push({ code: 'custom', message: checked.problem, input: value })
+    return z.NEVER
+  }),
+)
+
+const text = z.string().check(z.minLength(1, 'must not be empty'))
+const pixels = z.int('must be an integer (pixels)').check(z.nonnegative('must not be negative'))
 
 const retry = z.union([
   z.literal(false),
   z.strictObject({
-    maxRetries: z.int().min(0).max(100).optional(),
-    initialDelayMs: z.number().min(0).optional(),
-    maxDelayMs: z.number().min(0).optional(),
+    maxRetries: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
+    initialDelayMs: z.optional(z.number().check(z.minimum(0))),
+    maxDelayMs: z.optional(z.number().check(z.minimum(0))),
   }),
 ])
 
 const transferShape = {
-  partSize: z
-    .int('must be an integer (bytes)')
-    .min(MIN_PART_SIZE, `must be at least ${MIN_PART_SIZE} bytes (100 KiB, OSS's smallest part)`)
-    .max(MAX_PART_SIZE, 'must be at most 5 GiB')
-    .optional(),
-  parallel: z.int().min(1).max(64).optional(),
-  retry: retry.optional(),
-  timeoutMs: z.number().positive().optional(),
-  checkpoint: z.union([text, checkpointStore]).optional(),
-  keepPartsOnFailure: z.boolean().optional(),
-  signal: signal.optional(),
+  partSize: z.optional(
+    z
+      .int('must be an integer (bytes)')
+      .check(
+        z.minimum(MIN_PART_SIZE, `must be at least ${MIN_PART_SIZE} bytes (100 KiB, OSS's smallest part)`),
+        z.maximum(MAX_PART_SIZE, 'must be at most 5 GiB'),
+      ),
+  ),
+  parallel: z.optional(z.int().check(z.minimum(1), z.maximum(64))),
+  retry: z.optional(retry),
+  timeoutMs: z.optional(z.number().check(z.positive())),
+  checkpoint: z.optional(z.union([text, checkpointStore])),
+  keepPartsOnFailure: z.optional(z.boolean()),
+  signal: z.optional(signal),
 }
 
 const fieldsShape = {
-  folderId: idSchema.optional(),
-  name: text.optional(),
-  extension: text
-    .transform((e) => e.replace(/^\./, ''))
-    .pipe(text)
-    .optional(),
-  description: z.string().optional(),
-  tags: z.array(z.string()).optional(),
-  link: z.string().optional(),
-  width: pixels.optional(),
-  height: pixels.optional(),
+  folderId: z.optional(id),
+  name: z.optional(text),
+  extension: z.optional(
+    z.pipe(
+      text,
+      z.pipe(
+        z.transform((e: string) => e.replace(/^\./, '')),
+        text,
+      ),
+    ),
+  ),
+  description: z.optional(z.string()),
+  tags: z.optional(z.array(z.string())),
+  link: z.optional(z.string()),
+  width: z.optional(pixels),
+  height: z.optional(pixels),
 }
 
-const key = text.superRefine((value, ctx) => {
-  const refused = refuseRelativeKey(value)
-  if (refused) ctx.addIssue({ code: 'custom', message: refused })
-})
+const key = text.check(
+  z.superRefine((value, ctx) => {
+    const refused = refuseRelativeKey(value)
+    if (refused) ctx.addIssue({ code: 'custom', message: refused, input: value })
+  }),
+)
+
+const concurrency = z.optional(z.int().check(z.minimum(1), z.maximum(256)))
 
 export const uploadOptionsSchema = z.strictObject({
   ...fieldsShape,
   ...transferShape,
-  orgId: idSchema.optional(),
-  key: key.optional(),
-  onProgress: fn<(progress: never) => void>('onProgress').optional(),
+  orgId: z.optional(id),
+  key: z.optional(key),
+  onProgress: z.optional(fn<(progress: never) => void>('onProgress')),
 })
 
 export const uploadManyItemSchema = z.strictObject({
   ...fieldsShape,
   source: z.unknown(),
-  key: key.optional(),
+  key: z.optional(key),
 })
 
 export const uploadManyOptionsSchema = z.strictObject({
@@ -118,9 +145,9 @@ export const uploadManyOptionsSchema = z.strictObject({
   tags: fieldsShape.tags,
   link: fieldsShape.link,
   ...transferShape,
-  orgId: idSchema.optional(),
-  concurrency: z.int().min(1).max(256).optional(),
-  onProgress: fn<(progress: never) => void>('onProgress').optional(),
+  orgId: z.optional(id),
+  concurrency,
+  onProgress: z.optional(fn<(progress: never) => void>('onProgress')),
 })
 
 export const uploadDefaultsSchema = z.strictObject({
@@ -128,11 +155,11 @@ export const uploadDefaultsSchema = z.strictObject({
   parallel: transferShape.parallel,
   retry: transferShape.retry,
   timeoutMs: transferShape.timeoutMs,
-  credentialTtlMs: z.number().min(0).optional(),
-  concurrency: uploadManyOptionsSchema.shape.concurrency,
+  credentialTtlMs: z.optional(z.number().check(z.minimum(0))),
+  concurrency,
 })
 
-export type AssetFields = z.output<z.ZodObject<typeof fieldsShape>>
+export type AssetFields = z.output<z.ZodMiniObject<typeof fieldsShape>>
 
 /** How one object goes up, with every default applied. */
 export interface TransferSettings {
@@ -211,6 +238,6 @@ export function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T
 }
 
 export const cleanupOptionsSchema = z.strictObject({
-  olderThanMs: z.number().min(0, 'must not be negative').optional(),
-  signal: signal.optional(),
+  olderThanMs: z.optional(z.number().check(z.minimum(0, 'must not be negative'))),
+  signal: z.optional(signal),
 })

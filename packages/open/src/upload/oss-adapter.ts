@@ -1,5 +1,6 @@
 /// <reference path="./ali-oss.d.ts" />
-import { createRedactor, type UploadCredential, UploadError } from '@service-sdk/core'
+import { type UploadCredential, UploadError } from '@service-sdk/core'
+import { createRedactor } from '@service-sdk/core/internal'
 import { failureOf, isOssFailure } from './oss-failure.ts'
 import type { RequestContext } from './platform.ts'
 

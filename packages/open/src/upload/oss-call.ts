@@ -1,5 +1,5 @@
-import { type Logger, type RetryPolicy, UploadError } from '@service-sdk/core'
-import { backoffDelay, sleep } from '@service-sdk/core/internal'
+import { type Logger, UploadError } from '@service-sdk/core'
+import { backoffDelay, type RetryPolicy, sleep } from '@service-sdk/core/internal'
 import type { Gate } from './gate.ts'
 import type { EngineDeps } from './object-job.ts'
 import type { OssClient } from './oss-adapter.ts'

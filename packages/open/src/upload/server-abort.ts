@@ -1,4 +1,5 @@
-import { DEFAULT_RETRY, UploadError } from '@service-sdk/core'
+import { UploadError } from '@service-sdk/core'
+import { DEFAULT_RETRY } from '@service-sdk/core/internal'
 import type { EngineDeps } from './object-job.ts'
 import type { TransferSettings } from './options.ts'
 import { ossCaller } from './oss-call.ts'

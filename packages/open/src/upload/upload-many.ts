@@ -1,4 +1,5 @@
-import { type Id, parseInput } from '@service-sdk/core'
+import type { Id } from '@service-sdk/core'
+import { parseInput } from '@service-sdk/core/internal'
 import { type BatchItem, batchItems } from './batch-items.ts'
 import { BatchProgress } from './batch-progress.ts'
 import { loadEngine } from './load-engine.ts'

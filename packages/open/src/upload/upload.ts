@@ -1,5 +1,5 @@
-import { type Id, parseInput, UploadError } from '@service-sdk/core'
-import type { Instrumentation } from '@service-sdk/core/internal'
+import { type Id, UploadError } from '@service-sdk/core'
+import { type Instrumentation, parseInput } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
 import { sameSource } from './checkpoint.ts'
 import { createGate, type Gate } from './gate.ts'

@@ -1,5 +1,5 @@
-import type { Logger, Redactor } from '@service-sdk/core'
-import type { Instrumentation } from '@service-sdk/core/internal'
+import type { Logger } from '@service-sdk/core'
+import type { Instrumentation, Redactor } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
 import { createCredentialsCache } from './credentials-cache.ts'
 import { loadEngine } from './load-engine.ts'

@@ -1,6 +1,3 @@
-/** The folder-content callback's only event type (spec: `FolderEventType`). */
-export const FOLDER_EVENT = 'FOLDER_CONTENT_UPDATE'
-
 /** The asset events that may be subscribed (spec: `AssetEventType`); no others are offered. */
 export const ASSET_EVENTS = [
   { code: 'MATERIAL_INBOUND_COMPLETED', desc: 'Asset intake actually succeeded' },

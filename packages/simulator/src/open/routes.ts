@@ -1,10 +1,11 @@
+import { FOLDER_CONTENT_UPDATE } from '@service-sdk/core'
 import { Hono } from 'hono'
 import type { SimContext } from '../context.ts'
 import { openError, openOk } from '../envelopes.ts'
 import { readJson } from '../request-body.ts'
 import { SimError } from '../sim-error.ts'
 import type { ApiKey, OpenToken } from '../state.ts'
-import { ASSET_EVENTS, FOLDER_EVENT } from './event-types.ts'
+import { ASSET_EVENTS } from './event-types.ts'
 import { folderVisibleTo, parseIdList } from './folders.ts'
 import { saveMaterials } from './materials.ts'
 import { orgList } from './orgs.ts'
@@ -79,8 +80,8 @@ export function subscriptionRoutes(sim: SimContext): Hono<SubscriptionEnv> {
     const body = await readJson(c.req.raw, 'open')
     const folderIds = parseIdList(body.folderIds, 'folderIds')
     const callbackUrl = callbackUrlOf(body.callbackUrl)
-    const eventType = body.eventType ?? FOLDER_EVENT
-    if (eventType !== FOLDER_EVENT)
+    const eventType = body.eventType ?? FOLDER_CONTENT_UPDATE
+    if (eventType !== FOLDER_CONTENT_UPDATE)
       throw new SimError('unsupported', `Unsupported eventType: ${String(eventType)}`)
     const operation = operationOf(body.operation)
     for (const id of folderIds) {

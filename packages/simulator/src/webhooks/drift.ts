@@ -1,4 +1,5 @@
-import type { AssetEventCode, FOLDER_EVENT } from '../open/event-types.ts'
+import type { FOLDER_CONTENT_UPDATE } from '@service-sdk/core'
+import type { AssetEventCode } from '../open/event-types.ts'
 
 /**
  * The drift quirk: bodies as a newer (or differently configured) service may send them. The
@@ -18,7 +19,7 @@ interface Variations {
   extra: Array<[path: string, key: string, value: unknown]>
 }
 
-type Kind = AssetEventCode | typeof FOLDER_EVENT
+type Kind = AssetEventCode | typeof FOLDER_CONTENT_UPDATE
 
 /** A `__proto__`-named key: plain data to a careful receiver, a polluted prototype to a careless merge. */
 const PROTO: [string, string, unknown] = ['', '__proto__', { polluted: true }]

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
+import { FOLDER_CONTENT_UPDATE } from '@service-sdk/core'
 import type { SimContext } from '../context.ts'
-import { type AssetEventCode, FOLDER_EVENT } from '../open/event-types.ts'
+import type { AssetEventCode } from '../open/event-types.ts'
 import type { Id, Material, SpaceKey } from '../state.ts'
 import { driftBody, driftChance } from './drift.ts'
 import { teamIdOf } from './material-lookup.ts'
@@ -62,7 +63,7 @@ export function createEmitter(sim: SimContext, sender: WebhookSender, random: ()
           .filter(
             (s) =>
               s.folderId === folderId &&
-              s.eventType === FOLDER_EVENT &&
+              s.eventType === FOLDER_CONTENT_UPDATE &&
               (folderId !== '0' || scopedTo(s.apiKey, space)),
           )
           .map((s) => s.callbackUrl),
@@ -70,15 +71,16 @@ export function createEmitter(sim: SimContext, sender: WebhookSender, random: ()
       if (urls.size === 0) return
       const teamId = teamIdOf(space)
       const body = {
-        eventType: FOLDER_EVENT,
+        eventType: FOLDER_CONTENT_UPDATE,
         folderId: BigInt(folderId),
         eventTime: String(sim.now()),
         type,
         assets,
         ...(teamId === undefined ? {} : { orgId: BigInt(teamId) }),
       }
-      const drifted = driftBody(FOLDER_EVENT, body, driftChance(sim.quirks.drift, random))
-      for (const url of urls) sender.enqueue({ url, kind: 'folder', eventType: FOLDER_EVENT, body: drifted })
+      const drifted = driftBody(FOLDER_CONTENT_UPDATE, body, driftChance(sim.quirks.drift, random))
+      for (const url of urls)
+        sender.enqueue({ url, kind: 'folder', eventType: FOLDER_CONTENT_UPDATE, body: drifted })
     },
   }
 }

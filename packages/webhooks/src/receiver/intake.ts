@@ -1,4 +1,5 @@
-import type { Logger, Redactor } from '@service-sdk/core'
+import type { Logger } from '@service-sdk/core'
+import type { Redactor } from '@service-sdk/core/internal'
 import { type Admitted, admit } from '../admit.ts'
 import { cappedWhole, isJsonContentType, readCapped } from '../body.ts'
 import { bodyText } from '../decode.ts'

@@ -1,4 +1,5 @@
-import { type RetryOptions, type RetryPolicy, ServiceValidationError } from '@service-sdk/core'
+import { type RetryOptions, ServiceValidationError } from '@service-sdk/core'
+import type { RetryPolicy } from '@service-sdk/core/internal'
 
 export interface ProcessingOptions {
   /** Events run at the same time in this process. Default 8. */
