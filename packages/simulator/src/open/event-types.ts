@@ -1,4 +1,3 @@
-
 /** The asset events that may be subscribed (interface §6.3); no others are offered. */
 export const ASSET_EVENTS = [
   { code: 'MATERIAL_INBOUND_COMPLETED', desc: 'Asset intake actually succeeded' },

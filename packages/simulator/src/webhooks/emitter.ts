@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { SimContext } from '../context.ts'
 import { FOLDER_CONTENT_UPDATE } from '@service-sdk/core'
+import type { SimContext } from '../context.ts'
 import type { AssetEventCode } from '../open/event-types.ts'
 import type { Id, Material, SpaceKey } from '../state.ts'
 import { driftBody, driftChance } from './drift.ts'
@@ -79,7 +79,8 @@ export function createEmitter(sim: SimContext, sender: WebhookSender, random: ()
         ...(teamId === undefined ? {} : { orgId: BigInt(teamId) }),
       }
       const drifted = driftBody(FOLDER_CONTENT_UPDATE, body, driftChance(sim.quirks.drift, random))
-      for (const url of urls) sender.enqueue({ url, kind: 'folder', eventType: FOLDER_CONTENT_UPDATE, body: drifted })
+      for (const url of urls)
+        sender.enqueue({ url, kind: 'folder', eventType: FOLDER_CONTENT_UPDATE, body: drifted })
     },
   }
 }
