@@ -12,6 +12,7 @@ import {
   UploadError,
 } from '@service-sdk/core'
 import type { ApiError } from '@service-sdk/demo-web/api'
+import { SpaceNotWritableError } from '@service-sdk/open'
 
 /** A failure of the demo's own making (bad request to the demo, size cap, shutting down). */
 export class DemoError extends Error {
@@ -53,6 +54,8 @@ export function toHttpError(error: unknown): HttpError {
       issues: error.issues.map((i) => ({ field: i.path || 'input', message: i.message })),
     })
   }
+  // The open client's own write-rule check (nothing was sent): a refusal like the service's.
+  if (SpaceNotWritableError.isInstance(error)) return make(403, 'forbidden', error.message)
   if (ServicePermissionError.isInstance(error)) {
     if (error.reason === 'domain-not-whitelisted') {
       return make(

@@ -8,4 +8,4 @@ import node = require('@service-sdk/webhooks/node')
 
 const client = team.createTeamClient({ baseUrl: 'https://service.test', apiKey: 'k' })
 const members: Promise<core.TeamMember[]> = client.members.list()
-export const used = [members, open.orgIdForSave('1'), core.VERSION, testing, webhooks.parseWebhook, node]
+export const used = [members, open.writableOrgs([]), core.VERSION, testing, webhooks.parseWebhook, node]
