@@ -129,7 +129,7 @@ describe('credentials and spaces', () => {
   })
 })
 
-describe('canWrite: the write rule of interface §2.4', () => {
+describe('canWrite: the write rule (docs/service/spaces.md)', () => {
   const now = Date.parse('2026-06-01T00:00:00Z')
   const base = { roleCode: 'owner' as const, valid: true, invalidTime: now + 1 }
   test.each([
