@@ -1,5 +1,5 @@
-import { orgIdForSave } from '@service-sdk/open'
 import { useFolderPicker, useUploads } from '@service-sdk/react'
+import { orgIdForSave } from '@service-sdk/selector'
 import { formatBytes, formatEta } from './format.ts'
 import { UploadRow } from './UploadRow.tsx'
 
