@@ -5,7 +5,12 @@ import { defineConfig } from 'vitest/config'
 // `@service-sdk/source` export condition, so no build is needed to test.
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts', 'internal/*/vitest.config.ts', 'examples/*/vitest.config.ts'],
+    projects: [
+      'packages/*/vitest.config.ts',
+      'apps/*/vitest.config.ts',
+      'internal/*/vitest.config.ts',
+      'examples/*/vitest.config.ts',
+    ],
     passWithNoTests: false,
   },
 })
