@@ -1,3 +1,4 @@
+import { webhooksNext } from '@service-sdk/webhooks/next'
 import { webhookReceiver } from '@/lib/webhooks'
 
 // The SDK's server code needs Node (node:sqlite for the webhook store, Web Crypto and ali-oss's
@@ -5,5 +6,6 @@ import { webhookReceiver } from '@/lib/webhooks'
 export const runtime = 'nodejs'
 
 // The receiver reads the raw body itself (capped while streaming), checks the token in the URL's
-// last segment (404 when wrong), stores the event, and answers once it is stored.
-export const POST = (request: Request) => webhookReceiver().fetch(request)
+// last segment (404 when wrong), stores the event, and answers once it is stored. Passed as a
+// function, it is created on the first delivery, not while `next build` evaluates this module.
+export const { POST } = webhooksNext(webhookReceiver)
