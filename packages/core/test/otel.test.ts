@@ -7,7 +7,8 @@ import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createOpenTransport, type Instrumentation, ServiceValidationError } from '../src/index.ts'
+import { type Instrumentation, ServiceValidationError } from '../src/index.ts'
+import { createOpenTransport, operation } from '../src/internal.ts'
 import { otelInstrumentation } from '../src/otel.ts'
 
 const TOKEN = { type: 'Bearer', value: 'ot_fedcba9876543210' }
@@ -47,7 +48,7 @@ function call(instrumentation: Instrumentation) {
     instrumentation,
     retry: { maxRetries: 2, initialDelayMs: 1, maxDelayMs: 2 },
   })
-  return t.send({ method: 'POST', path: PATH, idempotent: true, call: (init) => t.client.POST(PATH, init) })
+  return t.send({ operation: operation('POST', PATH), idempotent: true })
 }
 
 describe('otelInstrumentation on a client', () => {
