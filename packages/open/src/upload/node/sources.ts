@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { Readable } from 'node:stream'
 import { ServiceValidationError } from '@service-sdk/core'
@@ -14,6 +14,7 @@ import {
 import { sourceError } from '../source-error.ts'
 import { bytesBody } from './bytes-body.ts'
 import { fileRange } from './file-range.ts'
+import { closeFile, openFile, readWhole, WHOLE_FILE_BYTES } from './small-file.ts'
 
 const ACCEPTED =
   'a file path, a Buffer or Uint8Array, an ArrayBuffer, a Blob or File, or a readable stream (Node Readable, web ReadableStream, async iterable of bytes)'
@@ -45,22 +46,21 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 
 async function fileSource(path: string): Promise<RandomAccessSource> {
   const absolute = resolve(path)
-  const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-    throw new ServiceValidationError('upload source', [
-      { path: 'source', message: `cannot read ${absolute} (${error.code ?? error.message})` },
-    ])
-  })
-  if (!stats.isFile()) {
-    throw new ServiceValidationError('upload source', [
-      { path: 'source', message: `${absolute} is not a file` },
-    ])
+  const opened = await openFile(absolute)
+  const { fd, stats } = opened
+  const fileName = basename(absolute)
+  const fingerprint = { name: absolute, size: stats.size, lastModified: stats.mtimeMs }
+  if (stats.size <= WHOLE_FILE_BYTES) {
+    const bytes = await readWhole(fd, stats.size, absolute).finally(() => closeFile(fd))
+    return { ...bytesSource(bytes), fileName, fingerprint }
   }
+  await closeFile(fd)
   return {
     kind: 'random',
     size: stats.size,
-    fileName: basename(absolute),
+    fileName,
     contentType: undefined,
-    fingerprint: { name: absolute, size: stats.size, lastModified: stats.mtimeMs },
+    fingerprint,
     body(start, end) {
       const range = fileRange(absolute, start, end, (error) => {
         body.failure = error
