@@ -14,7 +14,7 @@ import {
 import { sourceError } from '../source-error.ts'
 import { bytesBody } from './bytes-body.ts'
 import { fileRange } from './file-range.ts'
-import { closeFile, openFile, readWhole, WHOLE_FILE_BYTES } from './small-file.ts'
+import { closeFile, openFile, readWhole, releaseFile, WHOLE_FILE_BYTES } from './small-file.ts'
 
 const ACCEPTED =
   'a file path, a Buffer or Uint8Array, an ArrayBuffer, a Blob or File, or a readable stream (Node Readable, web ReadableStream, async iterable of bytes)'
@@ -51,7 +51,7 @@ async function fileSource(path: string): Promise<RandomAccessSource> {
   const fileName = basename(absolute)
   const fingerprint = { name: absolute, size: stats.size, lastModified: stats.mtimeMs }
   if (stats.size <= WHOLE_FILE_BYTES) {
-    const bytes = await readWhole(fd, stats.size, absolute).finally(() => closeFile(fd))
+    const bytes = await readWhole(fd, stats.size, absolute).finally(() => releaseFile(fd))
     return { ...bytesSource(bytes), fileName, fingerprint }
   }
   await closeFile(fd)
