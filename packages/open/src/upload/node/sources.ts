@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises'
+import { open, stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { Readable } from 'node:stream'
 import { ServiceValidationError } from '@service-sdk/core'
@@ -14,7 +14,6 @@ import {
 import { sourceError } from '../source-error.ts'
 import { bytesBody } from './bytes-body.ts'
 import { fileRange } from './file-range.ts'
-import { closeFile, openFile, readWhole, releaseFile, WHOLE_FILE_BYTES } from './small-file.ts'
 
 const ACCEPTED =
   'a file path, a Buffer or Uint8Array, an ArrayBuffer, a Blob or File, or a readable stream (Node Readable, web ReadableStream, async iterable of bytes)'
@@ -46,21 +45,22 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 
 async function fileSource(path: string): Promise<RandomAccessSource> {
   const absolute = resolve(path)
-  const opened = await openFile(absolute)
-  const { fd, stats } = opened
-  const fileName = basename(absolute)
-  const fingerprint = { name: absolute, size: stats.size, lastModified: stats.mtimeMs }
-  if (stats.size <= WHOLE_FILE_BYTES) {
-    const bytes = await readWhole(fd, stats.size, absolute).finally(() => releaseFile(fd))
-    return { ...bytesSource(bytes), fileName, fingerprint }
+  const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+    throw new ServiceValidationError('upload source', [
+      { path: 'source', message: `cannot read ${absolute} (${error.code ?? error.message})` },
+    ])
+  })
+  if (!stats.isFile()) {
+    throw new ServiceValidationError('upload source', [
+      { path: 'source', message: `${absolute} is not a file` },
+    ])
   }
-  await closeFile(fd)
   return {
     kind: 'random',
     size: stats.size,
-    fileName,
+    fileName: basename(absolute),
     contentType: undefined,
-    fingerprint,
+    fingerprint: { name: absolute, size: stats.size, lastModified: stats.mtimeMs },
     body(start, end) {
       const range = fileRange(absolute, start, end, (error) => {
         body.failure = error
