@@ -4,7 +4,8 @@
  *
  * Hand-written: the npm packages for it are either WebAssembly/emscripten builds (large in a
  * browser bundle) or byte-at-a-time BigInt loops (slow). This is slice-by-8 on 32-bit halves
- * (JavaScript has no fast 64-bit integer), ~1 GB/s in Node on this project's machine, and ~2 KB.
+ * (JavaScript has no fast 64-bit integer) over 32-bit words of the input, ~1 GB/s in Node on this
+ * project's machine when it is quiet, and ~2 KB.
  * A running value is two 32-bit halves; BigInt only at the edges.
  */
 
