@@ -12,13 +12,12 @@
  *
  *     pnpm bench upload          (builds first)    BENCH_ROUNDS=3 by default
  */
-import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
+import { childProcess as child, firstLine } from './processes.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const MiB = 1024 * 1024
@@ -31,7 +30,6 @@ const CHUNK = 8 * MiB
 const PARALLEL = 4
 const CONCURRENCY = 8
 
-const here = import.meta.dirname
 const work = await mkdtemp(join(tmpdir(), 'bench-upload-'))
 
 interface Figures {
@@ -56,22 +54,6 @@ async function bigFile(name: string, size: number): Promise<string> {
   out.end()
   await once(out, 'finish')
   return path
-}
-
-function child(script: string, args: unknown[]): ChildProcess {
-  return spawn(
-    process.execPath,
-    [join(here, script), ...args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
-}
-
-async function firstLine(process_: ChildProcess): Promise<string> {
-  const lines = createInterface({ input: process_.stdout! })
-  for await (const line of lines) return line
-  throw new Error('the process printed nothing')
 }
 
 async function measure(

@@ -21,4 +21,14 @@ describe('CRC-64/ECMA', () => {
     ).toBe(whole)
     expect(objectCrc([{ number: 1, etag: '', size: 1 }])).toBeUndefined()
   })
+
+  test('the word loop (long inputs) agrees with the byte loop (short pieces) at every byte offset', () => {
+    const bytes = new Uint8Array(4099).map((_, i) => (i * 7919) % 251)
+    for (let offset = 0; offset < 4; offset++) {
+      const view = bytes.subarray(offset)
+      const bytewise = createCrc64()
+      for (let at = 0; at < view.length; at += 13) bytewise.update(view.subarray(at, at + 13))
+      expect(crc64(view)).toBe(bytewise.value())
+    }
+  })
 })

@@ -4,7 +4,8 @@
  *
  * Hand-written: the npm packages for it are either WebAssembly/emscripten builds (large in a
  * browser bundle) or byte-at-a-time BigInt loops (slow). This is slice-by-8 on 32-bit halves
- * (JavaScript has no fast 64-bit integer), ~1 GB/s in Node on this project's machine, and ~2 KB.
+ * (JavaScript has no fast 64-bit integer) over 32-bit words of the input, ~1 GB/s in Node on this
+ * project's machine when it is quiet, and ~2 KB.
  * A running value is two 32-bit halves; BigInt only at the edges.
  */
 
@@ -55,20 +56,50 @@ export function createCrc64(): Crc64 {
   }
 }
 
-// One function with the register in locals: V8 keeps them in registers (closure variables would
-// be loaded and stored on every byte, ~15x slower).
+/** Whether 32-bit words are stored little end first here (every platform Node and browsers run on, in practice). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+
+// The register stays in locals: V8 keeps them in registers (closure variables would be loaded
+// and stored on every byte, ~15x slower).
 function update(register: Uint32Array, bytes: Uint8Array): void {
   let lo = register[0] as number
   let hi = register[1] as number
   const n = bytes.length
-  const end8 = n - (n % 8)
   let i = 0
+  let end = n
+  // Long inputs: bytes up to a 4-byte boundary one at a time, then 8 at a time as two 32-bit
+  // words (two loads instead of eight: ~1.5x faster), then the tail. Short ones, or a big-endian
+  // platform (none that Node or browsers run on in practice), one byte at a time.
+  if (LITTLE_ENDIAN && n >= 64) {
+    i = (4 - (bytes.byteOffset % 4)) % 4
+    end = i
+  }
+  for (let j = 0; j < end; j++) {
+    const index = (lo ^ bytes[j]!) & 0xff
+    lo = ((lo >>> 8) | (hi << 24)) ^ LO[index]!
+    hi = (hi >>> 8) ^ HI[index]!
+  }
+  if (end === n) {
+    register[0] = lo >>> 0
+    register[1] = hi >>> 0
+    return
+  }
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, ((n - i) >>> 3) << 1)
+  register[0] = lo
+  register[1] = hi
+  slices(register, words)
+  update(register, bytes.subarray(i + words.length * 4))
+}
+
+/** Slice-by-8 over little-endian pairs of 32-bit words. */
+function slices(register: Uint32Array, words: Uint32Array): void {
+  let lo = register[0] as number
+  let hi = register[1] as number
   const T = LO
   const U = HI
-  while (i < end8) {
-    const a = (lo ^ (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24))) >>> 0
-    const b =
-      (hi ^ (bytes[i + 4]! | (bytes[i + 5]! << 8) | (bytes[i + 6]! << 16) | (bytes[i + 7]! << 24))) >>> 0
+  for (let w = 0; w < words.length; w += 2) {
+    const a = (lo ^ words[w]!) >>> 0
+    const b = (hi ^ words[w + 1]!) >>> 0
     const i0 = 1792 + (a & 0xff)
     const i1 = 1536 + ((a >>> 8) & 0xff)
     const i2 = 1280 + ((a >>> 16) & 0xff)
@@ -79,12 +110,6 @@ function update(register: Uint32Array, bytes: Uint8Array): void {
     const i7 = b >>> 24
     lo = T[i0]! ^ T[i1]! ^ T[i2]! ^ T[i3]! ^ T[i4]! ^ T[i5]! ^ T[i6]! ^ T[i7]!
     hi = U[i0]! ^ U[i1]! ^ U[i2]! ^ U[i3]! ^ U[i4]! ^ U[i5]! ^ U[i6]! ^ U[i7]!
-    i += 8
-  }
-  for (; i < n; i++) {
-    const index = (lo ^ bytes[i]!) & 0xff
-    lo = ((lo >>> 8) | (hi << 24)) ^ T[index]!
-    hi = (hi >>> 8) ^ U[index]!
   }
   register[0] = lo >>> 0
   register[1] = hi >>> 0
