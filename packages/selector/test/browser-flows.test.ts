@@ -169,6 +169,7 @@ describe.skipIf(!suite.available).concurrent('in Chromium', () => {
           code: 'error',
           message: error?.message,
           isRetryable: false,
+          issues: [],
         })
         expect(await page.evaluate(() => window.host.events('a'))).toEqual([
           'loaded',
