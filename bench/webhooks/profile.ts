@@ -5,6 +5,7 @@
  *
  *     node bench/webhooks/profile.ts receiver|noop|pg [seconds]
  *     PROFILE_DIR=/tmp/prof BENCH_THREAD=main node bench/webhooks/profile.ts receiver 5
+ *     PROFILE_RATE=1000 node bench/webhooks/profile.ts receiver 5    (then an open-loop run at that rate: p50/p99)
  *
  * `pg` needs POSTGRES_URL (default the local trust database `test`) and uses a schema it drops.
  */
@@ -14,6 +15,7 @@ import { join } from 'node:path'
 import { generateWebhookToken } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { pacedLoad } from './paced-load.ts'
 
 const mode = (process.argv[2] ?? 'receiver') as 'receiver' | 'noop' | 'pg'
 const seconds = Number(process.argv[3] ?? 5)
@@ -66,6 +68,18 @@ const used = (await cpu()) - before
 console.log(
   `${mode}: ${Math.round(result.requests.average)} req/s, ${(used / result['2xx']).toFixed(1)} µs CPU per request, non-2xx ${result.non2xx + result.errors}`,
 )
+if (process.env.PROFILE_RATE) {
+  const paced = await pacedLoad({
+    urls: [`${url}/webhooks/${token}`],
+    rate: Number(process.env.PROFILE_RATE),
+    seconds,
+    connections: 64,
+    body,
+  })
+  console.log(
+    `${mode}: ${paced.offered} req/s offered, ${Math.round(paced.achieved)} achieved, p50 ${paced.p50} ms, p99 ${paced.p99} ms, non-2xx ${paced.bad}`,
+  )
+}
 child.kill('SIGTERM')
 await new Promise((resolve) => child.once('exit', resolve))
 if (mode === 'pg') {
