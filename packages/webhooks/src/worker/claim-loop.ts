@@ -12,7 +12,9 @@ import { isActive, type WorkerState } from './state.ts'
  * A slot is a handler running: it frees when the handler returns, not when its outcome is
  * recorded, so the outcomes of many events share one commit (on SQLite each commit is an
  * fsync, the largest cost of processing an event) instead of at most `concurrency` of them.
- * Outcomes being recorded still count towards the batch size, so they cannot pile up.
+ * Events between their start and their recorded outcome stay at most twice `concurrency`, so a
+ * crash interrupts no more runs than before this split (the handlers running, plus as many whose
+ * outcome was not yet committed).
  */
 export function pump(w: WorkerState): Promise<number> {
   if (w.pumping) {
@@ -72,9 +74,9 @@ async function claimWhileRoom(w: WorkerState): Promise<number> {
   return total
 }
 
-/** A free slot, and fewer than a batch of events between their claim and their recorded outcome. */
+/** A free slot, and fewer than twice `concurrency` events between their start and their recorded outcome. */
 function hasRoom(w: WorkerState): boolean {
-  return w.handlersRunning < w.settings.concurrency && w.inFlight.size < w.settings.concurrency * 4
+  return w.handlersRunning < w.settings.concurrency && w.inFlight.size < w.settings.concurrency * 2
 }
 
 /** Claimed events run even while stopping: they are leased to this worker. */
