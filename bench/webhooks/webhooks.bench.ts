@@ -7,8 +7,9 @@
  *
  * With PostgreSQL reachable (POSTGRES_URL, default the local trust database `test`), the same run also
  * measures two ingest-only receiver processes on postgresStore against PostgreSQL's own ceiling, a
- * loop of plain multi-row INSERTs (see pg-ceiling.ts). Targets: >= 0.7x the ceiling, p99 <= 50 ms
- * at 60% of the ceiling's rate.
+ * loop of plain multi-row INSERTs (see pg-ceiling.ts), and two no-op Hono processes under the same
+ * load (what HTTP alone reaches here). Targets: >= 0.7x the ceiling, p99 <= 50 ms at 60% of the
+ * ceiling's rate.
  *
  *     pnpm bench webhooks     (builds first; BENCH_SECONDS=5 and BENCH_ROUNDS=3 by default)
  *     BENCH_PROCESSING=0 pnpm --filter @service-sdk/bench bench webhooks    (store and acknowledge only)
