@@ -415,7 +415,7 @@ if (PARTS.includes('pg') && (await pgReachable())) {
       .map((l) => l.toFixed(1))
       .join(' ')} (${cpus().length} CPUs)`,
   )
-} else {
+} else if (PARTS.includes('pg')) {
   console.log(`\nPostgreSQL not reachable at ${PG_URL}: its part of the benchmark was skipped.`)
 }
 

@@ -95,12 +95,16 @@ export function startBuffered(w: WorkerState): void {
   }
 }
 
-/** The handler returned (or never ran): the next event can start while this one's outcome is recorded. */
+/**
+ * The handler returned (or never ran): the next claimed event can start while this one's outcome
+ * is recorded. Claiming more waits for that outcome (the task's end): a claim sent before it
+ * would not see the event done, and with ordering per key would skip its successor.
+ */
 function freeSlot(w: WorkerState, slot: { held: boolean }): void {
   if (!slot.held) return
   slot.held = false
   w.handlersRunning--
-  next(w)
+  startBuffered(w)
 }
 
 function next(w: WorkerState): void {
