@@ -450,6 +450,38 @@ describe('processing', () => {
     expect((await receiver.events.counts()).done).toBe(20)
   })
 
+  it('frees a slot when the handler returns, so outcomes being recorded do not hold it (up to 2 × concurrency)', async () => {
+    const inner = memoryStoreForTests()
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let settling = 0
+    // Recording outcomes waits (a slow commit): the next events must run meanwhile.
+    const store: WebhookStore = {
+      ...inner,
+      settle: async (...args) => {
+        settling++
+        await gate
+        return inner.settle(...args)
+      },
+    }
+    const { receiver } = setup({ store, processing: { concurrency: 1 } })
+    const ran: string[] = []
+    receiver.onAny((_event, { key }) => void ran.push(key))
+    for (let i = 0; i < 3; i++)
+      await post(receiver, token, S.deletedRecycle.replace('evt_deleted_1', `evt_${i}`))
+    const draining = receiver.drain()
+    // The second runs while the first's outcome is recorded; no more than 2 × concurrency wait so.
+    await vi.waitFor(() => expect(ran).toHaveLength(2))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(ran).toHaveLength(2)
+    expect(settling).toBe(2)
+    release()
+    await draining
+    expect((await receiver.events.counts()).done).toBe(3)
+  })
+
   it('keeps claiming when events arrive while every worker is busy (no drain)', async () => {
     const store = memoryStoreForTests()
     const receiver = createWebhookReceiver({

@@ -30,6 +30,7 @@ export function createWorker(init: WorkerInit): Worker {
     claims: 0,
     buffered: [],
     inFlight: new Set(),
+    handlersRunning: 0,
     running: false,
     draining: 0,
     pumping: false,

@@ -18,8 +18,10 @@ import type { EngineConfig, EngineReply, ReadOp, WriteOp, WriteOutcome } from '.
 
 export interface SqliteStoreOptions {
   /**
-   * How hard a commit works to survive a crash (SQLite `PRAGMA synchronous`, in WAL mode):
-   * - `FULL` (default): the WAL is fsynced at every commit; an acknowledged event survives a
+   * How hard a commit that stores events (or requeues, or prunes) works to survive a crash
+   * (SQLite `PRAGMA synchronous`, in WAL mode). Commits of only claims and outcomes are never
+   * fsynced: lost on a power cut, they leave their events to run again.
+   * - `FULL` (default): the WAL is fsynced at every such commit; an acknowledged event survives a
    *   process crash, an OS crash and a power cut.
    * - `NORMAL`: survives a process crash (SIGKILL); the last commits can be lost on an OS crash
    *   or power cut.

@@ -8,6 +8,13 @@ import { isActive, type WorkerState } from './state.ts'
  * as slots free up: one claim per batch instead of one per event, which under load is what lets
  * processing keep up with ingest. Buffered events hold their lease; one whose lease ran out
  * while it waited is left for the next claim (see run-one.ts). Resolves to how many it claimed.
+ *
+ * A slot is a handler running: it frees when the handler returns, not when its outcome is
+ * recorded, so the outcomes of many events share one commit (on SQLite each commit is an
+ * fsync, the largest cost of processing an event) instead of at most `concurrency` of them.
+ * Events between their start and their recorded outcome stay at most twice `concurrency`, so a
+ * crash interrupts no more runs than before this split (the handlers running, plus as many whose
+ * outcome was not yet committed).
  */
 export function pump(w: WorkerState): Promise<number> {
   if (w.pumping) {
@@ -42,7 +49,7 @@ async function claimWhileRoom(w: WorkerState): Promise<number> {
   const { concurrency } = w.settings
   const batchSize = concurrency * 4
   let total = 0
-  while (isActive(w) && w.inFlight.size < concurrency && w.buffered.length === 0) {
+  while (isActive(w) && hasRoom(w) && w.buffered.length === 0) {
     if (w.draining === 0 && shouldYield(w.ingest, w.ingestBusy)) {
       resumeAfterYield(w.ingest, () => {
         if (isActive(w)) void pump(w)
@@ -67,16 +74,40 @@ async function claimWhileRoom(w: WorkerState): Promise<number> {
   return total
 }
 
+/** A free slot, and fewer than twice `concurrency` events between their start and their recorded outcome. */
+function hasRoom(w: WorkerState): boolean {
+  return w.handlersRunning < w.settings.concurrency && w.inFlight.size < w.settings.concurrency * 2
+}
+
 /** Claimed events run even while stopping: they are leased to this worker. */
 export function startBuffered(w: WorkerState): void {
-  while (w.inFlight.size < w.settings.concurrency && w.buffered.length > 0) {
+  while (hasRoom(w) && w.buffered.length > 0) {
     const { event, owner } = w.buffered.shift()!
-    const task = runClaimed(w, event, owner)
+    const slot = { held: true }
+    w.handlersRunning++
+    const task = runClaimed(w, event, owner, () => freeSlot(w, slot))
     w.inFlight.add(task)
     task.finally(() => {
       w.inFlight.delete(task)
-      if (isActive(w)) void pump(w)
-      else startBuffered(w)
+      freeSlot(w, slot)
+      next(w)
     })
   }
+}
+
+/**
+ * The handler returned (or never ran): the next claimed event can start while this one's outcome
+ * is recorded. Claiming more waits for that outcome (the task's end): a claim sent before it
+ * would not see the event done, and with ordering per key would skip its successor.
+ */
+function freeSlot(w: WorkerState, slot: { held: boolean }): void {
+  if (!slot.held) return
+  slot.held = false
+  w.handlersRunning--
+  startBuffered(w)
+}
+
+function next(w: WorkerState): void {
+  if (isActive(w)) void pump(w)
+  else startBuffered(w)
 }

@@ -5,8 +5,16 @@ import { EventTransaction } from './event-transaction.ts'
 import { holdLease, releaseLease } from './leases.ts'
 import type { WorkerState } from './state.ts'
 
-/** Runs one claimed event and records its outcome: done, pending with a later retry, or dead. */
-export async function runClaimed(w: WorkerState, event: ClaimedEvent, owner: string): Promise<void> {
+/**
+ * Runs one claimed event and records its outcome: done, pending with a later retry, or dead.
+ * `handlerDone` is called once the handlers have returned, before the outcome is recorded.
+ */
+export async function runClaimed(
+  w: WorkerState,
+  event: ClaimedEvent,
+  owner: string,
+  handlerDone: () => void = () => {},
+): Promise<void> {
   const { clock } = w
   // A lease that expired on every attempt means the worker died (or hung) on this event every
   // time; running it again would crash again.
@@ -24,6 +32,7 @@ export async function runClaimed(w: WorkerState, event: ClaimedEvent, owner: str
     return
   }
   const failure = await attempt(w, event, owner)
+  handlerDone()
   if (failure === 'committed') return
   if (failure === undefined) {
     await settle(w, event, owner, { status: 'done', at: clock.now() })

@@ -53,7 +53,10 @@ export interface WorkerState extends WorkerInit {
   claims: number
   /** Claimed, not yet started (a batch is claimed at once). */
   readonly buffered: Held[]
+  /** Events from their start to their recorded outcome. */
   readonly inFlight: Set<Promise<void>>
+  /** Handlers running now: what `concurrency` limits. */
+  handlersRunning: number
   running: boolean
   /** `drain()` calls under way: they process even while not started. */
   draining: number

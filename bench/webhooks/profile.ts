@@ -1,0 +1,90 @@
+/**
+ * Profiles one server of the bench (server.ts) under autocannon, for finding the receive path's
+ * per-request costs. Prints the server's CPU time per request; with PROFILE_DIR set, the server
+ * (and its SQLite thread) writes V8 CPU profiles there (`.cpuprofile`, open in Chrome DevTools).
+ *
+ *     node bench/webhooks/profile.ts receiver|noop|pg [seconds]
+ *     PROFILE_DIR=/tmp/prof BENCH_THREAD=main node bench/webhooks/profile.ts receiver 5
+ *     PROFILE_RATE=1000 node bench/webhooks/profile.ts receiver 5    (then an open-loop run at that rate: p50/p99)
+ *
+ * `pg` needs POSTGRES_URL (default the local trust database `test`) and uses a schema it drops.
+ */
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { generateWebhookToken } from '@service-sdk/webhooks'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { pacedLoad } from './paced-load.ts'
+
+const mode = (process.argv[2] ?? 'receiver') as 'receiver' | 'noop' | 'pg'
+const seconds = Number(process.argv[3] ?? 5)
+const token = generateWebhookToken()
+const pgUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const schema = `bench_profile_${randomBytes(4).toString('hex')}`
+const profileArgs = process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : []
+
+const child = spawn(
+  process.execPath,
+  [...profileArgs, join(import.meta.dirname, 'server.ts'), mode, token, pgUrl, schema],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+)
+const url = await new Promise<string>((resolve) => {
+  let out = ''
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk
+    const port = /listening (\d+)/.exec(out)?.[1]
+    if (port) resolve(`http://127.0.0.1:${port}`)
+  })
+})
+
+let n = 0
+const body = () =>
+  `{"eventId":"profile-${process.pid}-${n}","eventType":"MATERIAL_DELETED","eventTime":"${1753946860000 + n++}","payload":{"materialIds":[1951438207513255936],"deleteAction":"RECYCLE","materials":[{"materialId":1951438207513255936,"name":"hero","materialType":1,"extension":"png","tagIds":[17],"tagNames":["homepage"],"folderIds":[1949870453162360832],"ownerUserId":1673603133161799680,"createUserId":1673603133161799680}]}}`
+
+const cpu = async () => ((await (await fetch(`${url}/cpu`)).json()) as { micros: number }).micros
+const run = (duration: number) =>
+  autocannon({
+    url: `${url}/webhooks/${token}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    connections: 64,
+    duration,
+    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: body() }) }],
+  })
+
+await run(1) // warm-up
+const before = await cpu()
+const result = await run(seconds)
+if (mode === 'receiver' && process.env.BENCH_PROCESSING !== '0') {
+  // Processing of what was stored counts too: wait for the backlog.
+  for (;;) {
+    const counts = (await (await fetch(`${url}/status`)).json()) as Record<string, number>
+    if ((counts.pending ?? 0) + (counts.processing ?? 0) === 0) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+const used = (await cpu()) - before
+console.log(
+  `${mode}: ${Math.round(result.requests.average)} req/s, ${(used / result['2xx']).toFixed(1)} µs CPU per request, non-2xx ${result.non2xx + result.errors}`,
+)
+if (process.env.PROFILE_RATE) {
+  const paced = await pacedLoad({
+    urls: [`${url}/webhooks/${token}`],
+    rate: Number(process.env.PROFILE_RATE),
+    seconds,
+    connections: 64,
+    body,
+  })
+  console.log(
+    `${mode}: ${paced.offered} req/s offered, ${Math.round(paced.achieved)} achieved, p50 ${paced.p50} ms, p99 ${paced.p99} ms, non-2xx ${paced.bad}`,
+  )
+}
+child.kill('SIGTERM')
+await new Promise((resolve) => child.once('exit', resolve))
+if (mode === 'pg') {
+  const admin = new pg.Client({ connectionString: pgUrl })
+  await admin.connect()
+  await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  await admin.end()
+}
