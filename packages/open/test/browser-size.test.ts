@@ -9,11 +9,13 @@ import { ensureBuild } from './upload/build.ts'
 // upload engine and ali-oss must be chunks loaded on first use, not part of the entry.
 
 /**
- * Gzipped bytes of the entry chunk: 32.5 KB when this budget was set (44.6 KB before the client's
- * zod schemas moved to a lazy chunk and the upload option checks to zod/mini), plus a margin.
- * About 17 KB of it is zod/mini's core, which the synchronous upload option checks need.
+ * Gzipped bytes of the entry chunk: 34.7 KB when this budget was set (44.6 KB before the client's
+ * zod schemas moved to a lazy chunk and the upload option checks to zod/mini; then the proxied
+ * client, `createOpenClient({ proxyUrl })`, joined the entry), plus a margin. About 17 KB of it
+ * is zod/mini's core, which the synchronous upload option checks need: the 30 KB target needs
+ * those checks without zod.
  */
-const ENTRY_BUDGET = 33 * 1024
+const ENTRY_BUDGET = 35 * 1024
 
 let chunks: Array<{ name: string; isEntry: boolean; gzip: number; code: string }>
 
