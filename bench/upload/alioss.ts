@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename } from 'node:path'
+import { fetchSts } from '../lib/sts.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   openUrl: string
@@ -23,20 +24,7 @@ const OSS = createRequire(import.meta.url)('ali-oss') as new (
   options: Record<string, unknown>,
 ) => { multipartUpload(key: string, file: string, options: Record<string, unknown>): Promise<unknown> }
 
-const answer = await fetch(`${args.openUrl}/open-api/standard/call/service/sts-tmp`, {
-  method: 'POST',
-  headers: { authorization: `${args.token.type} ${args.token.value}`, 'content-type': 'application/json' },
-})
-const { result: sts } = (await answer.json()) as {
-  result: {
-    endPoint: string
-    bucket: string
-    dir: string
-    accessKeyId: string
-    accessKeySecret: string
-    securityToken: string
-  }
-}
+const sts = await fetchSts(args.openUrl, args.token)
 const client = new OSS({
   endpoint: sts.endPoint,
   bucket: sts.bucket,

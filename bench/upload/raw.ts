@@ -12,6 +12,7 @@ import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import http from 'node:http'
 import { pipeline } from 'node:stream/promises'
+import { fetchSts } from '../lib/sts.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   openUrl: string
@@ -22,20 +23,7 @@ const args = JSON.parse(process.argv[2] ?? '{}') as {
   warmup?: string[]
 }
 
-const answer = await fetch(`${args.openUrl}/open-api/standard/call/service/sts-tmp`, {
-  method: 'POST',
-  headers: { authorization: `${args.token.type} ${args.token.value}`, 'content-type': 'application/json' },
-})
-const { result: sts } = (await answer.json()) as {
-  result: {
-    endPoint: string
-    bucket: string
-    dir: string
-    accessKeyId: string
-    accessKeySecret: string
-    securityToken: string
-  }
-}
+const sts = await fetchSts(args.openUrl, args.token)
 const endpoint = new URL(sts.endPoint)
 const agent = new http.Agent({ keepAlive: true })
 const run = randomBytes(6).toString('hex')
