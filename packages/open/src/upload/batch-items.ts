@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '@service-sdk/core'
-import { type AssetFields, defined, refuseSource, uploadManyItemSchema, validationError } from './options.ts'
+import { type AssetFields, defined, refuseSource, uploadManyItemRule, validationError } from './options.ts'
 import type { UploadPlatform } from './platform.ts'
 import type { UploadManyItem, UploadSource } from './types.ts'
 
@@ -32,13 +32,13 @@ export function batchItems(
       items.push({ source: entry, key: undefined, fields: sharedFields })
       continue
     }
-    const checked = uploadManyItemSchema.safeParse(entry)
-    if (!checked.success) {
-      for (const issue of checked.error.issues)
-        issues.push({ path: [at, ...issue.path].join('.'), message: issue.message })
+    const checked = uploadManyItemRule(entry)
+    if (checked.issues.length > 0) {
+      for (const issue of checked.issues)
+        issues.push({ path: [at, ...issue.path.map(String)].join('.'), message: issue.message })
       continue
     }
-    const { source, key, ...fields } = checked.data
+    const { source, key, ...fields } = checked.value
     issues.push(...refuseSource(platform, source, `${at}.source`))
     items.push({ source, key, fields: { ...sharedFields, ...defined(fields) } })
   }

@@ -1,15 +1,9 @@
 import type { Logger } from '@service-sdk/core'
 import * as z from 'zod/mini'
 import type { DonePart } from './oss-adapter.ts'
+import { type SourceFingerprint, sameSource } from './source-fingerprint.ts'
 
-/** What identifies a source's bytes across processes: a file's path (or `File.name`), size and mtime. */
-export interface SourceFingerprint {
-  /** The absolute path (Node) or the `File`'s name (browsers). */
-  name: string
-  size: number
-  /** Last modification, epoch milliseconds. */
-  lastModified: number
-}
+export type { SourceFingerprint }
 
 /**
  * Where an upload stands, for resuming it after a crash. It holds no secret: no key, token or
@@ -42,7 +36,8 @@ export interface CheckpointStore {
   remove(source: SourceFingerprint): void | Promise<void>
 }
 
-// zod/mini: this module is in the browser entry (see options.ts).
+// zod/mini: this module is loaded with the upload engine (no module of the browser entry imports
+// it at run time), where classic zod's core is already loaded for the API's schemas.
 const count = z.int().check(z.nonnegative())
 const fingerprintSchema = z.object({
   name: z.string(),
@@ -69,10 +64,6 @@ export const checkpointSchema = z.object({
   ),
   uploaded: z.optional(z.boolean()),
 })
-
-export function sameSource(a: SourceFingerprint, b: SourceFingerprint): boolean {
-  return a.name === b.name && a.size === b.size && a.lastModified === b.lastModified
-}
 
 /** The checkpoint saved for `source`, when there is a valid one. */
 export async function loadCheckpoint(

@@ -1,7 +1,7 @@
-import { parseInput } from '@service-sdk/core/internal'
 import { directoryPrefix } from './key.ts'
 import type { EngineDeps } from './object-job.ts'
-import { cleanupOptionsSchema, type ResolvedDefaults } from './options.ts'
+import { parseWith } from './option-rules.ts'
+import { cleanupOptionsRule, type ResolvedDefaults } from './options.ts'
 import type { OpenUpload } from './oss-adapter.ts'
 import { ossCaller } from './oss-call.ts'
 import type { CleanupOptions, CleanupResult } from './types.ts'
@@ -18,7 +18,7 @@ export async function cleanupUploads(
   deps: EngineDeps & { defaults: ResolvedDefaults },
   options: CleanupOptions = {},
 ): Promise<CleanupResult> {
-  const parsed = parseInput(cleanupOptionsSchema, options, 'cleanupUploads options')
+  const parsed = parseWith(cleanupOptionsRule, options, 'cleanupUploads options')
   const olderThanMs = parsed.olderThanMs ?? DAY
   const signal = parsed.signal ?? new AbortController().signal
   const context = { signal, timeoutMs: deps.defaults.timeoutMs, onBodyBytes: () => {} }

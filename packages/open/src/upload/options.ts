@@ -1,8 +1,8 @@
 import { ServiceValidationError, type ValidationIssue } from '@service-sdk/core'
-import { checkId, DEFAULT_RETRY, NOT_AN_ID, parseInput, type RetryPolicy } from '@service-sdk/core/internal'
-import * as z from 'zod/mini'
+import { checkId, DEFAULT_RETRY, NOT_AN_ID, type RetryPolicy } from '@service-sdk/core/internal'
 import type { CheckpointStore } from './checkpoint.ts'
 import { refuseRelativeKey } from './key.ts'
+import * as r from './option-rules.ts'
 import type { UploadPlatform } from './platform.ts'
 import type { UploadDefaults } from './types.ts'
 
@@ -27,139 +27,188 @@ export const DEFAULTS = {
   credentialTtlMs: 5 * 60_000,
 }
 
-// zod/mini, not classic zod: these checks run when upload() is called, so they are in the browser
-// entry, where classic zod alone would weigh about 25 KB gzip (packages/open/test/browser-size.test.ts).
-// The English messages classic zod installs when it loads: the same text whether or not the
-// client's (classic) schemas have been loaded yet.
-z.config(z.locales.en())
+// The checks run synchronously when upload(), uploadMany() or createOpenClient() is called, so
+// they are in the browser entry: hand-written rules (option-rules.ts) rather than zod/mini.
 
-const fn = <T>(what: string) =>
-  z.custom<T>((v) => typeof v === 'function', { message: `must be a function (${what})` })
+const fn = <T>(what: string) => r.custom<T>((v) => typeof v === 'function', `must be a function (${what})`)
 
-const signal = z.custom<AbortSignal>(
+const signal = r.custom<AbortSignal>(
   (v) =>
     typeof v === 'object' &&
     v !== null &&
     typeof (v as AbortSignal).aborted === 'boolean' &&
     typeof (v as AbortSignal).addEventListener === 'function',
-  { message: 'must be an AbortSignal' },
+  'must be an AbortSignal',
 )
 
-const checkpointStore = z.custom<CheckpointStore>(
+const checkpointStore = r.custom<CheckpointStore>(
   (v) =>
     typeof v === 'object' &&
     v !== null &&
     ['load', 'save', 'remove'].every(
       (m) => typeof (v as unknown as Record<string, unknown>)[m] === 'function',
     ),
-  { message: 'must be a directory path or a store with load, save and remove' },
+  'must be a directory path or a store with load, save and remove',
 )
 
-/** core's `idSchema` rule (`checkId`), in zod/mini. */
-const id = z.pipe(
-  z.custom<string | number | bigint>((v) => ['string', 'number', 'bigint'].includes(typeof v), {
-    error: (issue) => (issue.input === undefined ? 'is required' : NOT_AN_ID),
-  }),
-  z.transform((value: string | number | bigint, ctx): string => {
-    const checked = checkId(value)
-    if ('id' in checked) return checked.id
-    ctx.issues.push({ code: 'custom', message: checked.problem, input: value })
-    return z.NEVER
-  }),
-)
-
-const text = z.string().check(z.minLength(1, 'must not be empty'))
-const pixels = z.int('must be an integer (pixels)').check(z.nonnegative('must not be negative'))
-
-const retry = z.union([
-  z.literal(false),
-  z.strictObject({
-    maxRetries: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
-    initialDelayMs: z.optional(z.number().check(z.minimum(0))),
-    maxDelayMs: z.optional(z.number().check(z.minimum(0))),
-  }),
-])
-
-const transferShape = {
-  partSize: z.optional(
-    z
-      .int('must be an integer (bytes)')
-      .check(
-        z.minimum(MIN_PART_SIZE, `must be at least ${MIN_PART_SIZE} bytes (100 KiB, OSS's smallest part)`),
-        z.maximum(MAX_PART_SIZE, 'must be at most 5 GiB'),
-      ),
+/** core's `idSchema` rule (`checkId`): the id's canonical decimal string. */
+const id = r.pipe(
+  r.custom<string | number | bigint>(
+    (v) => ['string', 'number', 'bigint'].includes(typeof v),
+    (input) => (input === undefined ? 'is required' : NOT_AN_ID),
   ),
-  parallel: z.optional(z.int().check(z.minimum(1), z.maximum(64))),
-  retry: z.optional(retry),
-  timeoutMs: z.optional(z.number().check(z.positive())),
-  checkpoint: z.optional(z.union([text, checkpointStore])),
-  keepPartsOnFailure: z.optional(z.boolean()),
-  signal: z.optional(signal),
+  (value): r.Checked<string> => {
+    const checked = checkId(value)
+    return 'id' in checked
+      ? { value: checked.id, issues: [] }
+      : { value: '', issues: [{ path: [], message: checked.problem, fatal: true }] }
+  },
+)
+
+const text = r.string('must not be empty')
+const pixels = r.number(
+  { int: true, message: 'must be an integer (pixels)' },
+  r.atLeast(0, 'must not be negative'),
+)
+/** Without its leading dot, and not empty either way. */
+const extension = r.pipe(text, (e) => text(e.replace(/^\./, '')))
+const key = r.string('must not be empty', (v) => refuseRelativeKey(v))
+
+interface RetryInput {
+  maxRetries?: number | undefined
+  initialDelayMs?: number | undefined
+  maxDelayMs?: number | undefined
 }
 
-const fieldsShape = {
-  folderId: z.optional(id),
-  name: z.optional(text),
-  extension: z.optional(
-    z.pipe(
-      text,
-      z.pipe(
-        z.transform((e: string) => e.replace(/^\./, '')),
-        text,
-      ),
+const retry = r.union(
+  r.literalFalse,
+  r.strictObject<RetryInput>({
+    maxRetries: r.optional(r.number({ int: true }, r.atLeast(0), r.atMost(100))),
+    initialDelayMs: r.optional(r.number({}, r.atLeast(0))),
+    maxDelayMs: r.optional(r.number({}, r.atLeast(0))),
+  }),
+)
+
+/** The transfer options as checked (`UploadTransferOptions`). */
+export interface TransferOptions {
+  partSize?: number | undefined
+  parallel?: number | undefined
+  retry?: RetryInput | false | undefined
+  timeoutMs?: number | undefined
+  checkpoint?: string | CheckpointStore | undefined
+  keepPartsOnFailure?: boolean | undefined
+  signal?: AbortSignal | undefined
+}
+
+const transferShape: r.Shape<TransferOptions> = {
+  partSize: r.optional(
+    r.number(
+      { int: true, message: 'must be an integer (bytes)' },
+      r.atLeast(MIN_PART_SIZE, `must be at least ${MIN_PART_SIZE} bytes (100 KiB, OSS's smallest part)`),
+      r.atMost(MAX_PART_SIZE, 'must be at most 5 GiB'),
     ),
   ),
-  description: z.optional(z.string()),
-  tags: z.optional(z.array(z.string())),
-  link: z.optional(z.string()),
-  width: z.optional(pixels),
-  height: z.optional(pixels),
+  parallel: r.optional(r.number({ int: true }, r.atLeast(1), r.atMost(64))),
+  retry: r.optional(retry),
+  timeoutMs: r.optional(r.number({}, r.above(0))),
+  checkpoint: r.optional(r.union(text, checkpointStore)),
+  keepPartsOnFailure: r.optional(r.boolean),
+  signal: r.optional(signal),
 }
 
-const key = text.check(
-  z.superRefine((value, ctx) => {
-    const refused = refuseRelativeKey(value)
-    if (refused) ctx.addIssue({ code: 'custom', message: refused, input: value })
-  }),
-)
+/** The asset fields as checked: ids as decimal strings, the extension without its dot. */
+export interface AssetFields {
+  folderId?: string | undefined
+  name?: string | undefined
+  extension?: string | undefined
+  description?: string | undefined
+  tags?: string[] | undefined
+  link?: string | undefined
+  width?: number | undefined
+  height?: number | undefined
+}
 
-const concurrency = z.optional(z.int().check(z.minimum(1), z.maximum(256)))
+const fieldsShape: r.Shape<AssetFields> = {
+  folderId: r.optional(id),
+  name: r.optional(text),
+  extension: r.optional(extension),
+  description: r.optional(r.string()),
+  tags: r.optional(r.array(r.string())),
+  link: r.optional(r.string()),
+  width: r.optional(pixels),
+  height: r.optional(pixels),
+}
 
-export const uploadOptionsSchema = z.strictObject({
+const concurrency = r.optional(r.number({ int: true }, r.atLeast(1), r.atMost(256)))
+const onProgress = r.optional(fn<(progress: never) => void>('onProgress'))
+
+export interface CheckedUploadOptions extends AssetFields, TransferOptions {
+  orgId?: string | undefined
+  key?: string | undefined
+  onProgress?: ((progress: never) => void) | undefined
+}
+
+export const uploadOptionsRule = r.strictObject<CheckedUploadOptions>({
   ...fieldsShape,
   ...transferShape,
-  orgId: z.optional(id),
-  key: z.optional(key),
-  onProgress: z.optional(fn<(progress: never) => void>('onProgress')),
+  orgId: r.optional(id),
+  key: r.optional(key),
+  onProgress,
 })
 
-export const uploadManyItemSchema = z.strictObject({
+export interface CheckedUploadManyItem extends AssetFields {
+  source: unknown
+  key?: string | undefined
+}
+
+export const uploadManyItemRule = r.strictObject<CheckedUploadManyItem>({
   ...fieldsShape,
-  source: z.unknown(),
-  key: z.optional(key),
+  source: r.unknown,
+  key: r.optional(key),
 })
 
-export const uploadManyOptionsSchema = z.strictObject({
+export interface CheckedUploadManyOptions
+  extends Pick<AssetFields, 'folderId' | 'description' | 'tags' | 'link'>,
+    TransferOptions {
+  orgId?: string | undefined
+  concurrency?: number | undefined
+  onProgress?: ((progress: never) => void) | undefined
+}
+
+export const uploadManyOptionsRule = r.strictObject<CheckedUploadManyOptions>({
   folderId: fieldsShape.folderId,
   description: fieldsShape.description,
   tags: fieldsShape.tags,
   link: fieldsShape.link,
   ...transferShape,
-  orgId: z.optional(id),
+  orgId: r.optional(id),
   concurrency,
-  onProgress: z.optional(fn<(progress: never) => void>('onProgress')),
+  onProgress,
 })
 
-export const uploadDefaultsSchema = z.strictObject({
+interface CheckedDefaults extends Omit<TransferOptions, 'checkpoint' | 'keepPartsOnFailure' | 'signal'> {
+  credentialTtlMs?: number | undefined
+  concurrency?: number | undefined
+}
+
+export const uploadDefaultsRule = r.strictObject<CheckedDefaults>({
   partSize: transferShape.partSize,
   parallel: transferShape.parallel,
   retry: transferShape.retry,
   timeoutMs: transferShape.timeoutMs,
-  credentialTtlMs: z.optional(z.number().check(z.minimum(0))),
+  credentialTtlMs: r.optional(r.number({}, r.atLeast(0))),
   concurrency,
 })
 
-export type AssetFields = z.output<z.ZodMiniObject<typeof fieldsShape>>
+export interface CheckedCleanupOptions {
+  olderThanMs?: number | undefined
+  signal?: AbortSignal | undefined
+}
+
+export const cleanupOptionsRule = r.strictObject<CheckedCleanupOptions>({
+  olderThanMs: r.optional(r.number({}, r.atLeast(0, 'must not be negative'))),
+  signal: r.optional(signal),
+})
 
 /** How one object goes up, with every default applied. */
 export interface TransferSettings {
@@ -182,7 +231,7 @@ export interface ResolvedDefaults {
 }
 
 export function resolveDefaults(defaults: UploadDefaults | undefined): ResolvedDefaults {
-  const parsed = parseInput(uploadDefaultsSchema, defaults ?? {}, 'open client options (uploads)')
+  const parsed = r.parseWith(uploadDefaultsRule, defaults ?? {}, 'open client options (uploads)')
   return {
     partSize: parsed.partSize ?? DEFAULTS.partSize,
     parallel: parsed.parallel ?? DEFAULTS.parallel,
@@ -193,7 +242,7 @@ export function resolveDefaults(defaults: UploadDefaults | undefined): ResolvedD
   }
 }
 
-function retryPolicy(retry: z.output<typeof transferShape.retry>, base: RetryPolicy): RetryPolicy {
+function retryPolicy(retry: TransferOptions['retry'], base: RetryPolicy): RetryPolicy {
   if (retry === false) return { ...base, maxRetries: 0 }
   return {
     ...base,
@@ -204,7 +253,7 @@ function retryPolicy(retry: z.output<typeof transferShape.retry>, base: RetryPol
 }
 
 export function transferSettings(
-  options: { [K in keyof typeof transferShape]?: z.output<(typeof transferShape)[K]> },
+  options: TransferOptions,
   defaults: ResolvedDefaults,
   platform: UploadPlatform,
   keepPartsByDefault = true,
@@ -236,8 +285,3 @@ export function validationError(what: string, issues: ValidationIssue[]): Servic
 export function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never
 }
-
-export const cleanupOptionsSchema = z.strictObject({
-  olderThanMs: z.optional(z.number().check(z.minimum(0, 'must not be negative'))),
-  signal: z.optional(signal),
-})

@@ -1,10 +1,10 @@
 import type { Id } from '@service-sdk/core'
-import { parseInput } from '@service-sdk/core/internal'
 import { type BatchItem, batchItems } from './batch-items.ts'
 import { BatchProgress } from './batch-progress.ts'
 import { loadEngine } from './load-engine.ts'
 import type { ObjectJob, UploadedObject } from './object-job.ts'
-import { type TransferSettings, transferSettings, uploadManyOptionsSchema } from './options.ts'
+import { parseWith } from './option-rules.ts'
+import { type TransferSettings, transferSettings, uploadManyOptionsRule } from './options.ts'
 import { createProgressTracker } from './progress.ts'
 import { SaveBatcher } from './save-batcher.ts'
 import { abortError, follow } from './signals.ts'
@@ -33,7 +33,7 @@ export function startUploadMany(
   sources: Iterable<UploadSource | UploadManyItem>,
   options: UploadManyOptions = {},
 ): UploadBatch {
-  const parsed = parseInput(uploadManyOptionsSchema, options, 'uploadMany options')
+  const parsed = parseWith(uploadManyOptionsRule, options, 'uploadMany options')
   const { orgId, concurrency, onProgress, signal, partSize, parallel, retry, timeoutMs, ...rest } = parsed
   const { checkpoint, keepPartsOnFailure, ...shared } = rest
   const items = batchItems(deps.platform, sources, shared)

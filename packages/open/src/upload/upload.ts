@@ -1,21 +1,22 @@
 import { type Id, UploadError } from '@service-sdk/core'
-import { type Instrumentation, parseInput } from '@service-sdk/core/internal'
+import type { Instrumentation } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
-import { sameSource } from './checkpoint.ts'
 import { createGate, type Gate } from './gate.ts'
 import { loadEngine } from './load-engine.ts'
 import { missingAsset } from './missing-asset.ts'
 import type { EngineDeps, ObjectJob, UploadedObject } from './object-job.ts'
+import { parseWith } from './option-rules.ts'
 import {
   type ResolvedDefaults,
   refuseSource,
   transferSettings,
-  uploadOptionsSchema,
+  uploadOptionsRule,
   validationError,
 } from './options.ts'
 import type { PreparedObject } from './prepare-object.ts'
 import { createListeners, createProgressTracker, type Listeners, type UploadProgress } from './progress.ts'
 import { abortError, follow } from './signals.ts'
+import { sameSource } from './source-fingerprint.ts'
 import type { Upload, UploadedAsset, UploadOptions } from './types.ts'
 import { traceUpload, type UploadTrace } from './upload-trace.ts'
 import { assertWritable } from './write-check.ts'
@@ -34,7 +35,7 @@ export interface UploaderDeps extends EngineDeps {
  * runs the steps again from where the failed attempt stopped.
  */
 export function startUpload(deps: UploaderDeps, source: unknown, options: UploadOptions = {}): Upload {
-  const parsed = parseInput(uploadOptionsSchema, options, 'upload options')
+  const parsed = parseWith(uploadOptionsRule, options, 'upload options')
   const refused = refuseSource(deps.platform, source, 'source')
   if (refused.length > 0) throw validationError('upload source', refused)
   const { orgId, key, onProgress, signal, partSize, parallel, retry, timeoutMs, checkpoint, ...rest } = parsed
