@@ -1,5 +1,5 @@
 import type { Logger } from '@service-sdk/core'
-import * as z from 'zod/mini'
+import { z } from 'zod'
 import type { DonePart } from './oss-adapter.ts'
 import { type SourceFingerprint, sameSource } from './source-fingerprint.ts'
 
@@ -36,9 +36,9 @@ export interface CheckpointStore {
   remove(source: SourceFingerprint): void | Promise<void>
 }
 
-// zod/mini: this module is loaded with the upload engine (no module of the browser entry imports
-// it at run time), where classic zod's core is already loaded for the API's schemas.
-const count = z.int().check(z.nonnegative())
+// Classic zod, as core's schemas: no module of the browser entry imports this one at run time; it
+// loads with the upload engine, after the API's schemas (the sts-tmp answer) have loaded zod.
+const count = z.int().nonnegative()
 const fingerprintSchema = z.object({
   name: z.string(),
   size: count,
@@ -51,18 +51,18 @@ export const checkpointSchema = z.object({
   source: fingerprintSchema,
   endpoint: z.string(),
   bucket: z.string(),
-  key: z.string().check(z.minLength(1)),
-  partSize: z.int().check(z.positive()),
-  uploadId: z.optional(z.string().check(z.minLength(1))),
+  key: z.string().min(1),
+  partSize: z.int().positive(),
+  uploadId: z.string().min(1).optional(),
   parts: z.array(
     z.object({
-      number: z.int().check(z.minimum(1), z.maximum(10_000)),
+      number: z.int().min(1).max(10_000),
       etag: z.string(),
       size: count,
-      crc: z.optional(z.string().check(z.regex(/^\d+$/))),
+      crc: z.string().regex(/^\d+$/).optional(),
     }),
   ),
-  uploaded: z.optional(z.boolean()),
+  uploaded: z.boolean().optional(),
 })
 
 /** The checkpoint saved for `source`, when there is a valid one. */
