@@ -35,7 +35,7 @@ const failed = <T>(message: string, fatal = true): Checked<T> => ({
 })
 
 /** How zod's English messages name what was received. */
-export function received(input: unknown): string {
+function received(input: unknown): string {
   if (typeof input === 'number') return Number.isFinite(input) ? 'number' : String(input) // NaN, Infinity
   if (input === null) return 'null'
   if (Array.isArray(input)) return 'array'
