@@ -33,7 +33,10 @@ export interface ClientOptions {
   validateResponses?: boolean
   /** Told of every successful response of this client (status, traceId, headers): for logs and metrics. */
   onResponse?: (info: ResponseInfo) => void
-  /** Tracing: a span per call (`otelInstrumentation()` from `@service-sdk/core/otel`). Default: none. */
+  /**
+   * Tracing: a span per call (`otelInstrumentation()` from `@service-sdk/core/otel`), active while
+   * the call runs and sent along as the request's trace headers (`traceparent`). Default: none.
+   */
   instrumentation?: Instrumentation
 }
 
@@ -174,9 +177,10 @@ function send<T>(state: TransportState, spec: SendSpec<z.ZodType | undefined>, o
     signal: options.signal,
     timeoutMs: options.timeoutMs,
     // The body is read here, inside the attempt's time budget, for the lossless parser.
-    async send(signal) {
+    async send(signal, traceHeaders) {
+      const sent = traceHeaders && propagatesTo(url) ? { ...headers, ...traceHeaders } : headers
       const response = await state
-        .fetch(url, { method, headers, body: body ?? null, signal })
+        .fetch(url, { method, headers: sent, body: body ?? null, signal })
         .catch((error: unknown) => {
           throw likelyCors(error, url, { method, path: spec.operation.path }) ?? error
         })
@@ -215,6 +219,17 @@ function unwrap(
     message: `The response to ${method} ${path} does not match the SDK's schema: ${issues}`,
     isRetryable: false,
   })
+}
+
+/**
+ * Trace headers go to the service from a server, but from a page only to its own origin: a
+ * `traceparent` the other origin's CORS settings do not allow would fail the call (OpenTelemetry's
+ * own fetch instrumentation draws the same line by default).
+ */
+function propagatesTo(url: string): boolean {
+  const page = globalThis.location?.origin
+  if (!page || typeof document === 'undefined') return true
+  return new URL(url, page).origin === page
 }
 
 /**
