@@ -8,7 +8,7 @@ import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentele
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type Instrumentation, ServiceValidationError } from '../src/index.ts'
 import { createOpenTransport, operation } from '../src/internal.ts'
 import { otelInstrumentation } from '../src/otel.ts'
@@ -194,6 +194,22 @@ describe('trace context of a client call', () => {
     await call(otelInstrumentation({ tracerProvider: provider }))
     expect(received).toEqual([undefined, undefined])
     expect(exporter.getFinishedSpans()).toHaveLength(1)
+  })
+
+  it("from a browser page, sends trace headers to the page's own origin only", async () => {
+    vi.stubGlobal('document', {})
+    try {
+      await withGlobals(async () => {
+        vi.stubGlobal('location', { origin: 'https://app.example' })
+        await call(otelInstrumentation())
+        vi.stubGlobal('location', { origin: baseUrl })
+        await call(otelInstrumentation())
+      })
+    } finally {
+      vi.unstubAllGlobals()
+    }
+    expect(received[0]).toBeUndefined()
+    expect(received[1]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
   })
 
   it('puts no secret in the trace headers', async () => {

@@ -51,7 +51,9 @@ describe('team inputs', () => {
     expect(issues(impersonationRequestSchema, { expiryHours: '2' })).toEqual([
       'expiryHours: must be a number of hours',
     ])
-    expect(issues(impersonationRequestSchema, { callbackUrl: '' })).toEqual(['callbackUrl: must not be empty'])
+    expect(issues(impersonationRequestSchema, { callbackUrl: '' })).toEqual([
+      'callbackUrl: must not be empty',
+    ])
   })
 })
 
