@@ -61,7 +61,11 @@ export function traceProcessing(
         instrumentation,
         'service.webhook.process',
         'consumer',
-        { 'webhook.event_type': event.eventType, 'webhook.key': event.key, 'webhook.attempt': event.attempts },
+        {
+          'webhook.event_type': event.eventType,
+          'webhook.key': event.key,
+          'webhook.attempt': event.attempts,
+        },
         { root: true },
       )
       try {

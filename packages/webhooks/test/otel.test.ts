@@ -1,7 +1,7 @@
 // Webhook deliveries and their processing traced through @opentelemetry/api into the in-memory
 // exporter: a span per delivery (outcome, event type) and per processing attempt (done, retry,
 // dead), never the token; nothing when no tracing SDK is registered.
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
+import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { otelInstrumentation } from '@service-sdk/core/otel'
