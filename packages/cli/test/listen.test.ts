@@ -1,5 +1,7 @@
+import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { useSimulator } from '@service-sdk/simulator/vitest'
 import { afterAll, describe, expect, it } from 'vitest'
 import { finished, freshHome, lineMatching, run, start } from './cli.ts'
@@ -74,6 +76,35 @@ describe('service listen', () => {
     expect((await done).code).toBe(0)
     expect(sim.control.snapshot().eventSubscriptions).toEqual([])
     endpoint.server.close()
+  })
+})
+
+describe('service listen: startup failures are explained', () => {
+  const errorOf = (stderr: string) => (JSON.parse(stderr) as { error: Record<string, string> }).error
+
+  it('a --host that is not an address of this machine: a usage error naming it', async () => {
+    const result = await run(['listen', '--port', '0', '--host', '203.0.113.7', '--json'], home.env)
+    expect(result.code).toBe(2)
+    expect(errorOf(result.stderr)).toEqual({
+      code: 'usage',
+      message: '203.0.113.7 is not an address of this machine (EADDRNOTAVAIL)',
+      hint: expect.stringContaining('--host'),
+    })
+  })
+
+  it('a state directory that cannot be written: a configuration error naming it', async () => {
+    const notADirectory = join(home.dir, 'state-file')
+    writeFileSync(notADirectory, '')
+    const result = await run(['listen', '--port', '0', '--json'], {
+      ...home.env,
+      XDG_STATE_HOME: notADirectory,
+    })
+    expect(result.code).toBe(3)
+    expect(errorOf(result.stderr)).toMatchObject({
+      code: 'config',
+      message: expect.stringContaining(`Cannot write the state directory ${join(notADirectory, 'service')}`),
+      hint: expect.stringContaining('XDG_STATE_HOME'),
+    })
   })
 })
 

@@ -35,7 +35,7 @@ export type {
   paths as ServicePaths,
   webhooks as ServiceWebhooks,
 } from './generated/openapi.ts'
-export type { Instrumentation, SpanAttributes, SpanHandle, SpanRole } from './instrumentation.ts'
+export type { Instrumentation, SpanAttributes, SpanHandle, SpanOptions, SpanRole } from './instrumentation.ts'
 export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
 export { MAX_EXPIRY_HOURS, MAX_MATERIALS_PER_SAVE } from './limits.ts'
 export { type Logger, silentLogger } from './logger.ts'

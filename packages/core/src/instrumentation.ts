@@ -25,12 +25,26 @@ export interface SpanHandle {
   end(error?: unknown): void
   /** Runs `fn` with this span as the parent of the spans started inside it (across awaits). */
   run<T>(fn: () => T): T
+  /**
+   * Writes this span's context into outgoing request headers (`traceparent` with the W3C
+   * propagator), through the propagator the application registered; nothing without one.
+   */
+  inject?(headers: Record<string, string>): void
+}
+
+/** How a span is placed in its trace. */
+export interface SpanOptions {
+  /**
+   * Starts a trace of its own instead of a child of the active span: for work whose active
+   * context is incidental (a webhook worker woken by whichever request or timer came first).
+   */
+  root?: boolean
 }
 
 /** Pass one as the `instrumentation` option of a client or a webhook receiver (see `@service-sdk/core/otel`). */
 export interface Instrumentation {
-  /** Starts a span (a child of the active one, if any); the caller ends it. */
-  startSpan(name: string, role: SpanRole, attributes?: SpanAttributes): SpanHandle
+  /** Starts a span (a child of the active one, if any, unless `options.root`); the caller ends it. */
+  startSpan(name: string, role: SpanRole, attributes?: SpanAttributes, options?: SpanOptions): SpanHandle
   /** Adds an event to the span that is active now (the upload being served, for instance), if any. */
   addEvent(name: string, attributes?: SpanAttributes): void
 }
@@ -49,8 +63,9 @@ export function startSpan(
   name: string,
   role: SpanRole,
   attributes?: SpanAttributes,
+  options?: SpanOptions,
 ): SpanHandle {
-  return instrumentation ? instrumentation.startSpan(name, role, attributes) : NOOP_SPAN
+  return instrumentation ? instrumentation.startSpan(name, role, attributes, options) : NOOP_SPAN
 }
 
 /** The error attributes a span may carry: its class and code, nothing it says. */

@@ -1,12 +1,15 @@
 /**
  * OpenTelemetry for the SDK: `instrumentation: otelInstrumentation()` on a client or a webhook
  * receiver. Spans go through `@opentelemetry/api` (an optional peer dependency): to the SDK you
- * registered, or nowhere (the API's no-op tracer) when none is registered.
+ * registered, or nowhere (the API's no-op tracer) when none is registered. A client call's span
+ * is the active span while the call runs, and its context goes out in the request's headers
+ * through the registered propagator (`traceparent` with the W3C one).
  * @packageDocumentation
  */
 import {
   type Attributes,
   context,
+  propagation,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -23,7 +26,7 @@ import {
 } from './instrumentation.ts'
 import { VERSION } from './version.ts'
 
-export type { Instrumentation, SpanAttributes, SpanHandle, SpanRole } from './instrumentation.ts'
+export type { Instrumentation, SpanAttributes, SpanHandle, SpanOptions, SpanRole } from './instrumentation.ts'
 
 /** Options of {@link otelInstrumentation}. */
 export interface OtelInstrumentationOptions {
@@ -55,8 +58,9 @@ export function otelInstrumentation(options: OtelInstrumentationOptions = {}): I
   // The global provider is a proxy: a tracer taken now follows an SDK registered later.
   const tracer = (provider ?? trace.getTracerProvider()).getTracer(TRACER_NAME, VERSION)
   return {
-    startSpan(name, role, attributes) {
-      return handle(tracer.startSpan(name, { kind: KINDS[role], attributes: defined(attributes) }))
+    startSpan(name, role, attributes, options) {
+      const root = options?.root === true
+      return handle(tracer.startSpan(name, { kind: KINDS[role], attributes: defined(attributes), root }))
     },
     addEvent(name, attributes) {
       trace.getActiveSpan()?.addEvent(name, defined(attributes))
@@ -78,6 +82,8 @@ function handle(span: Span): SpanHandle {
       span.end()
     },
     run: (fn) => context.with(trace.setSpan(context.active(), span), fn),
+    // The span itself, not whatever is active: without a context manager nothing is active.
+    inject: (headers) => propagation.inject(trace.setSpan(context.active(), span), headers),
   }
 }
 

@@ -3,6 +3,10 @@ import type { RequestContext, ResponseInfo } from './request.ts'
 
 /** The span of one client call, retries included: what `execute` tells it, in one place. */
 export interface RequestSpan {
+  /** Runs the call with its span active, so spans started inside it (a traced `fetch`) nest. */
+  run<T>(call: () => Promise<T>): Promise<T>
+  /** The headers that carry the span's context to the service (empty without a propagator). */
+  readonly headers: Readonly<Record<string, string>> | undefined
   retrying(attempt: number, error: unknown, delayMs: number): void
   succeeded(info: ResponseInfo): void
   failed(error: unknown, attempts: number): void
@@ -24,7 +28,11 @@ export function requestSpan(
     'url.template': template,
     'service.area': ctx.area,
   })
+  const headers: Record<string, string> = {}
+  span.inject?.(headers)
   return {
+    run: (call) => span.run(call),
+    headers: Object.keys(headers).length > 0 ? headers : undefined,
     retrying(attempt, error, delayMs) {
       span.addEvent('retry', {
         'service.attempt': attempt,
@@ -45,7 +53,13 @@ export function requestSpan(
   }
 }
 
-const UNTRACED: RequestSpan = { retrying() {}, succeeded() {}, failed() {} }
+const UNTRACED: RequestSpan = {
+  run: (call) => call(),
+  headers: undefined,
+  retrying() {},
+  succeeded() {},
+  failed() {},
+}
 
 function finish(span: SpanHandle, attempts: number, status: number | undefined, traceId: string | undefined) {
   span.setAttributes({

@@ -8,7 +8,7 @@ import {
 import type { Instrumentation } from './instrumentation.ts'
 import type { Logger } from './logger.ts'
 import type { Redactor } from './redact.ts'
-import { requestSpan } from './request-span.ts'
+import { type RequestSpan, requestSpan } from './request-span.ts'
 import { backoffDelay, isRetryableFor, type RetryPolicy } from './retry.ts'
 import { sleep } from './sleep.ts'
 
@@ -68,8 +68,11 @@ export interface AttemptSpec<T> {
   idempotent: boolean
   signal?: AbortSignal | undefined
   timeoutMs?: number | undefined
-  /** One attempt: send, and read the whole body, honouring `signal`. */
-  send(signal: AbortSignal): Promise<RawResponse>
+  /**
+   * One attempt: send, and read the whole body, honouring `signal`. `traceHeaders` carry the
+   * call's span to the service (`traceparent`); undefined when tracing is off or propagates nothing.
+   */
+  send(signal: AbortSignal, traceHeaders: Readonly<Record<string, string>> | undefined): Promise<RawResponse>
   /** Turn a response into the result (and its traceId), or throw the typed error it means. */
   unwrap(response: RawResponse): { value: T; traceId: string | undefined }
   /** Told of the successful response (the client's and the call's `onResponse`). */
@@ -82,14 +85,18 @@ export interface AttemptSpec<T> {
  * a timeout must also cover a body that stalls.
  */
 export async function execute<T>(ctx: RequestContext, spec: AttemptSpec<T>): Promise<T> {
+  const span = requestSpan(ctx, spec)
+  return span.run(() => attempts(ctx, spec, span))
+}
+
+async function attempts<T>(ctx: RequestContext, spec: AttemptSpec<T>, span: RequestSpan): Promise<T> {
   const { signal } = spec
   const timeoutMs = spec.timeoutMs ?? ctx.timeoutMs
-  const span = requestSpan(ctx, spec)
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted()
     const started = ctx.clock.now()
     try {
-      const response = await withTimeout(timeoutMs, signal, (s) => spec.send(s))
+      const response = await withTimeout(timeoutMs, signal, (s) => spec.send(s, span.headers))
       const { value, traceId } = spec.unwrap(response)
       const info: ResponseInfo = {
         status: response.status,

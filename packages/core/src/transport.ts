@@ -33,7 +33,10 @@ export interface ClientOptions {
   validateResponses?: boolean
   /** Told of every successful response of this client (status, traceId, headers): for logs and metrics. */
   onResponse?: (info: ResponseInfo) => void
-  /** Tracing: a span per call (`otelInstrumentation()` from `@service-sdk/core/otel`). Default: none. */
+  /**
+   * Tracing: a span per call (`otelInstrumentation()` from `@service-sdk/core/otel`), active while
+   * the call runs and sent along as the request's trace headers (`traceparent`). Default: none.
+   */
   instrumentation?: Instrumentation
 }
 
@@ -174,9 +177,10 @@ function send<T>(state: TransportState, spec: SendSpec<z.ZodType | undefined>, o
     signal: options.signal,
     timeoutMs: options.timeoutMs,
     // The body is read here, inside the attempt's time budget, for the lossless parser.
-    async send(signal) {
+    async send(signal, traceHeaders) {
+      const sent = traceHeaders && !crossOrigin(url) ? { ...headers, ...traceHeaders } : headers
       const response = await state
-        .fetch(url, { method, headers, body: body ?? null, signal })
+        .fetch(url, { method, headers: sent, body: body ?? null, signal })
         .catch((error: unknown) => {
           throw likelyCors(error, url, { method, path: spec.operation.path }) ?? error
         })
@@ -218,14 +222,25 @@ function unwrap(
 }
 
 /**
+ * From a browser page, the page's origin and `url`'s when they differ; undefined elsewhere. Trace
+ * headers go only to the page's own origin (a `traceparent` that another origin's CORS settings do
+ * not allow would fail the call; OpenTelemetry's fetch instrumentation draws the same line).
+ */
+function crossOrigin(url: string): { page: string; target: string } | undefined {
+  const page = globalThis.location?.origin
+  if (!page || typeof document === 'undefined') return undefined
+  const target = new URL(url, page).origin
+  return target === page ? undefined : { page, target }
+}
+
+/**
  * A browser reports a cross-origin request refused by CORS as a bare TypeError, like any network
  * failure: from a page, to another origin, CORS is the likely cause, and the error says so.
  */
 function likelyCors(error: unknown, url: string, spec: { method: string; path: string }) {
-  const page = globalThis.location?.origin
-  if (!(error instanceof TypeError) || !page || typeof document === 'undefined') return undefined
-  const target = new URL(url, page).origin
-  if (target === page) return undefined
+  const origins = error instanceof TypeError ? crossOrigin(url) : undefined
+  if (!origins) return undefined
+  const { page, target } = origins
   return new ServiceConnectionError(
     `Could not complete ${spec.method} ${spec.path}: the browser could not reach ${target} from ${page}. The likely cause is CORS: ${target} does not allow requests from this page's origin. Call the service from your server (for uploads, through the upload proxy of @service-sdk/open/proxy and createOpenClient({ proxyUrl })); if ${target} is your own proxy, allow ${page} in its CORS settings. The request may or may not have reached it.`,
     { reachedServer: 'unknown', cause: error },

@@ -5,7 +5,7 @@ import type {
   eventSubscribeInputSchema,
   folderSubscribeInputSchema,
   idSchema,
-  impersonateOptionsSchema,
+  impersonationRequestSchema,
   inviteMemberInputSchema,
   METADATA_CHANGE_TYPES,
   materialInputSchema,
@@ -27,7 +27,7 @@ export type Impersonation = Schemas['Impersonation']
 export type CreateMemberInput = Schemas['CreateMemberInput']
 export type InviteMemberInput = Schemas['InviteMemberInput']
 /** The impersonation request body on the wire (the caller's options are team's `ImpersonateOptions`). */
-export type ImpersonationRequest = Schemas['ImpersonateOptions']
+export type ImpersonationRequest = Schemas['ImpersonationRequest']
 
 // Area B
 export type OpenCode = Schemas['OpenCode']
@@ -87,7 +87,7 @@ export type AssetEvent = Schemas['AssetEvent']
 export type IdLike = z.input<typeof idSchema>
 export type CreateMemberParams = z.input<typeof createMemberInputSchema>
 export type InviteMemberParams = z.input<typeof inviteMemberInputSchema>
-export type ImpersonateParams = z.input<typeof impersonateOptionsSchema>
+export type ImpersonateParams = z.input<typeof impersonationRequestSchema>
 export type MaterialParams = z.input<typeof materialInputSchema>
 export type MaterialSaveParams = z.input<typeof materialSaveInputSchema>
 export type FolderSubscribeParams = z.input<typeof folderSubscribeInputSchema>

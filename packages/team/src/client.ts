@@ -7,7 +7,7 @@ import {
   type Id,
   type Impersonation,
   idSchema,
-  impersonateOptionsSchema,
+  impersonationRequestSchema,
   impersonationSchema,
   inviteMemberInputSchema,
   ServiceValidationError,
@@ -118,7 +118,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
           userId,
           'userId',
         )
-        const body = parseInput(impersonateOptionsSchema, input, 'impersonation options')
+        const body = parseInput(impersonationRequestSchema, input, 'impersonation options')
         const issue =
           body.callbackUrl === undefined ? undefined : checkCallbackUrl(body.callbackUrl, allowedOrigins)
         if (issue) throw new ServiceValidationError('impersonation options', [issue])

@@ -4,8 +4,9 @@ import type { ClaimedEvent } from './store.ts'
 import type { RunEvent } from './worker.ts'
 
 /**
- * A span per delivery received (`service.webhook.receive`, server) and per processing attempt
- * (`service.webhook.process`, consumer). Recorded: the method, status, outcome, event type, key
+ * A span per delivery received (`service.webhook.receive`, server: a child of the active span,
+ * such as an HTTP server instrumentation's) and per processing attempt (`service.webhook.process`,
+ * consumer: a trace of its own; the handlers' spans nest under it). Recorded: the method, status, outcome, event type, key
  * (the eventId, or the content hash of a folder callback) and attempt. Never the URL (its last
  * segment is the capability token), a header or the body.
  */
@@ -54,11 +55,19 @@ export function traceProcessing(
   }
   return {
     async run(event, tools) {
-      const span = startSpan(instrumentation, 'service.webhook.process', 'consumer', {
-        'webhook.event_type': event.eventType,
-        'webhook.key': event.key,
-        'webhook.attempt': event.attempts,
-      })
+      // A trace of its own: the worker runs in whatever context woke it (a delivery's span, the
+      // poll timer's creator), which is not the cause of this event's processing.
+      const span = startSpan(
+        instrumentation,
+        'service.webhook.process',
+        'consumer',
+        {
+          'webhook.event_type': event.eventType,
+          'webhook.key': event.key,
+          'webhook.attempt': event.attempts,
+        },
+        { root: true },
+      )
       try {
         await span.run(() => run(event, tools))
         end(span, 'done')

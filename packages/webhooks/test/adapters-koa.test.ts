@@ -1,18 +1,19 @@
-// webhooksKoa in a real Koa 3 app with @koa/router on a port: the adapter contract (including the
-// simulator's sender), and the raw body a body parser keeps.
+// webhooksKoa in a real Koa app with @koa/router on a port, Koa 3 and Koa 2 (the peer range allows
+// both): the adapter contract (including the simulator's sender), and the raw body a body parser keeps.
 import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Router from '@koa/router'
 import { ServiceValidationError } from '@service-sdk/core'
-import Koa, { type Middleware } from 'koa'
+import Koa3, { type Middleware } from 'koa'
+import Koa2 from 'koa2'
 import { describe, expect, it } from 'vitest'
 import { webhooksKoa } from '../src/koa.ts'
 import type { WebhookReceiver } from '../src/receiver.ts'
 import { adapterContract, postJson, type RunningApp, receiverWithStore, token } from './adapter-contract.ts'
 import * as S from './samples.ts'
 
-async function listen(receiver: WebhookReceiver, before?: Middleware): Promise<RunningApp> {
+async function listen(Koa: typeof Koa3, receiver: WebhookReceiver, before?: Middleware): Promise<RunningApp> {
   const app = new Koa()
   if (before) app.use(before)
   const router = new Router()
@@ -29,7 +30,12 @@ async function listen(receiver: WebhookReceiver, before?: Middleware): Promise<R
   }
 }
 
-adapterContract('Koa', (receiver) => listen(receiver))
+const MAJORS = [
+  ['Koa 3', Koa3],
+  ['Koa 2', Koa2],
+] as const
+
+for (const [major, Koa] of MAJORS) adapterContract(major, (receiver) => listen(Koa, receiver))
 
 /** What @koa/bodyparser and koa-bodyparser do: read the stream, keep the text on ctx.request.rawBody. */
 const textKeepingParser: Middleware = async (ctx, next) => {
@@ -41,9 +47,9 @@ const textKeepingParser: Middleware = async (ctx, next) => {
 }
 
 describe('webhooksKoa behind a body parser', () => {
-  it('uses the raw text the parser kept on ctx.request.rawBody', async () => {
+  it.each(MAJORS)('%s: uses the raw text the parser kept on ctx.request.rawBody', async (_, Koa) => {
     const { receiver, store } = receiverWithStore()
-    const app = await listen(receiver, textKeepingParser)
+    const app = await listen(Koa, receiver, textKeepingParser)
     try {
       expect((await postJson(`${app.url}/webhooks/${token}`, S.inboundUpload)).status).toBe(200)
       expect((await store.get('evt_inbound_1'))?.body).toBe(S.inboundUpload)

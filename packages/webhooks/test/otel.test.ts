@@ -1,7 +1,8 @@
 // Webhook deliveries and their processing traced through @opentelemetry/api into the in-memory
 // exporter: a span per delivery (outcome, event type) and per processing attempt (done, retry,
 // dead), never the token; nothing when no tracing SDK is registered.
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
+import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api'
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { otelInstrumentation } from '@service-sdk/core/otel'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -144,5 +145,34 @@ describe('webhook spans', () => {
     await receiver.drain()
     expect(exporter.getFinishedSpans()).toEqual([])
     await receiver.close()
+  })
+
+  it('a processing span starts a trace of its own, not a child of the delivery that woke the worker; handler spans nest under it', async () => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+    try {
+      const receiver = createWebhookReceiver({
+        token,
+        store: memoryStoreForTests(),
+        instrumentation: otelInstrumentation({ tracerProvider: provider }),
+      })
+      const handled = Promise.withResolvers<void>()
+      receiver.on('MATERIAL_DELETED', async () => {
+        provider.getTracer('app').startSpan('handler work').end()
+        handled.resolve()
+      })
+      await new Promise((resolve) => setImmediate(resolve)) // the worker has started and found nothing
+      // The delivery's span is active while it is stored, and the worker is woken from inside it.
+      await post(receiver, token, S.deletedRecycle)
+      await handled.promise
+      await receiver.close()
+      const [received] = spansNamed('service.webhook.receive')
+      const [processed] = spansNamed('service.webhook.process')
+      const [work] = spansNamed('handler work')
+      expect(processed?.parentSpanContext).toBeUndefined()
+      expect(processed?.spanContext().traceId).not.toBe(received?.spanContext().traceId)
+      expect(work?.parentSpanContext?.spanId).toBe(processed?.spanContext().spanId)
+    } finally {
+      context.disable()
+    }
   })
 })

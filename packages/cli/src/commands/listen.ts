@@ -99,10 +99,12 @@ async function listen(ctx: Context, options: ListenOptions): Promise<void> {
   const subscribing = (options.events?.length ?? 0) > 0 || (options.folders?.length ?? 0) > 0
   const open = subscribing ? await ctx.open({ needsApiKey: true }) : undefined
   const dir = stateDir()
-  mkdirSync(dir, { recursive: true })
   const { createWebhookReceiver, generateWebhookToken, sqliteStore } = await import('@service-sdk/webhooks')
   const { webhooksNode } = await import('@service-sdk/webhooks/node')
-  const token = tokenOf(dir, generateWebhookToken)
+  const token = inStateDir(dir, () => {
+    mkdirSync(dir, { recursive: true })
+    return tokenOf(dir, generateWebhookToken)
+  })
   const receiver = createWebhookReceiver({
     token,
     store: sqliteStore(join(dir, 'listen.sqlite')),
@@ -118,21 +120,16 @@ async function listen(ctx: Context, options: ListenOptions): Promise<void> {
     if (!options.forwardTo) return
     const answer = await forward(options.forwardTo, raw)
     print.forward(key, attempt, answer)
-    if (!answer.ok) throw new Error(`${options.forwardTo} answered ${answer.status ?? answer.error}`)
+    if (!answer.ok)
+      throw new CliError('failed', `${options.forwardTo} answered ${answer.status ?? answer.error}`)
   })
   receiver.onError((error) => {
     if ('deadLettered' in error && error.deadLettered) print.note(`${pc.red('✗')} gave up: ${error.message}`)
   })
   const server = createServer(webhooksNode(receiver))
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new CliError('failed', `Port ${options.port} is in use`, 'Choose another with --port')
-          : error,
-      ),
-    )
-    server.listen(options.port, options.host, resolve)
+  await listening(server, options).catch(async (error: unknown) => {
+    await receiver.close().catch(() => {})
+    throw error
   })
   const local = `http://${options.host}:${(server.address() as AddressInfo).port}/webhooks/${token}`
   const callbackUrl = options.publicUrl ? `${options.publicUrl.replace(/\/+$/, '')}/webhooks/${token}` : local
@@ -152,6 +149,51 @@ async function listen(ctx: Context, options: ListenOptions): Promise<void> {
   await close(server)
   await receiver.close()
   print.note(pc.dim(subscribing ? 'Unsubscribed; stopped.' : 'Stopped.'))
+}
+
+/** Runs `fn`, which reads or writes the state directory; a failure says which directory. */
+function inStateDir<T>(dir: string, fn: () => T): T {
+  try {
+    return fn()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error'
+    throw new CliError(
+      'config',
+      `Cannot write the state directory ${dir} (${code})`,
+      'Set XDG_STATE_HOME to a directory this user can write',
+    )
+  }
+}
+
+async function listening(server: Server, options: ListenOptions): Promise<void> {
+  const { port, host } = options
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error.code, host, port)))
+    server.listen(port, host, resolve)
+  })
+}
+
+function listenError(code: string | undefined, host: string, port: number): CliError {
+  switch (code) {
+    case 'EADDRINUSE':
+      return new CliError('failed', `Port ${port} is in use`, 'Choose another with --port')
+    case 'EACCES':
+      return new CliError(
+        'failed',
+        `Listening on port ${port} needs privileges this user does not have`,
+        'Choose a port above 1023 with --port',
+      )
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new CliError(
+        'usage',
+        `${host} is not an address of this machine (${code})`,
+        'Check --host (default 127.0.0.1; 0.0.0.0 for every interface)',
+      )
+    default:
+      return new CliError('failed', `Could not listen on ${host}:${port} (${code ?? 'error'})`)
+  }
 }
 
 interface Answer {

@@ -530,7 +530,7 @@ export interface components {
          *       "callbackUrl": "/library/folder/1949870453162360832"
          *     }
          */
-        ImpersonateOptions: {
+        ImpersonationRequest: {
             /**
              * @description Validity of the login URL in hours: above 0 (fractions allowed, 0.5 is half an hour)
              *     and at most 720 (30 days). The service's documentation states no maximum; a login link that lives
@@ -2302,7 +2302,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["ImpersonateOptions"];
+                "application/json": components["schemas"]["ImpersonationRequest"];
             };
         };
         responses: {

@@ -30,7 +30,7 @@ const ZOD: Record<string, z.ZodType> = {
   CreatedMember: S.createdMemberSchema,
   CreateMemberInput: S.createMemberInputSchema,
   InviteMemberInput: S.inviteMemberInputSchema,
-  ImpersonateOptions: S.impersonateOptionsSchema,
+  ImpersonationRequest: S.impersonationRequestSchema,
   Impersonation: S.impersonationSchema,
   TeamMemberListEnvelope: S.teamEnvelopeSchema(z.array(S.teamMemberSchema)),
   CreatedMemberEnvelope: S.teamEnvelopeSchema(S.createdMemberSchema),

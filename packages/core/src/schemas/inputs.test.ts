@@ -5,7 +5,7 @@ import {
   eventSubscribeInputSchema,
   folderSubscribeInputSchema,
   folderSubscribeRequestSchema,
-  impersonateOptionsSchema,
+  impersonationRequestSchema,
   inviteMemberInputSchema,
   isAssetEventType,
   materialInputSchema,
@@ -40,18 +40,20 @@ describe('team inputs', () => {
   })
 
   test('impersonate options: shape only', () => {
-    expect(impersonateOptionsSchema.parse({})).toEqual({})
-    expect(impersonateOptionsSchema.parse({ expiryHours: 2, callbackUrl: '/library' })).toEqual({
+    expect(impersonationRequestSchema.parse({})).toEqual({})
+    expect(impersonationRequestSchema.parse({ expiryHours: 2, callbackUrl: '/library' })).toEqual({
       expiryHours: 2,
       callbackUrl: '/library',
     })
-    expect(issues(impersonateOptionsSchema, { expiryHours: 0 })).toEqual([
+    expect(issues(impersonationRequestSchema, { expiryHours: 0 })).toEqual([
       'expiryHours: must be a positive number of hours',
     ])
-    expect(issues(impersonateOptionsSchema, { expiryHours: '2' })).toEqual([
+    expect(issues(impersonationRequestSchema, { expiryHours: '2' })).toEqual([
       'expiryHours: must be a number of hours',
     ])
-    expect(issues(impersonateOptionsSchema, { callbackUrl: '' })).toEqual(['callbackUrl: must not be empty'])
+    expect(issues(impersonationRequestSchema, { callbackUrl: '' })).toEqual([
+      'callbackUrl: must not be empty',
+    ])
   })
 })
 

@@ -27,7 +27,7 @@ describe('area A', () => {
   test('inputs', () => {
     expectTypeOf<Out<typeof S.createMemberInputSchema>>().toEqualTypeOf<T.CreateMemberInput>()
     expectTypeOf<Out<typeof S.inviteMemberInputSchema>>().toEqualTypeOf<T.InviteMemberInput>()
-    expectTypeOf<Out<typeof S.impersonateOptionsSchema>>().toEqualTypeOf<T.ImpersonationRequest>()
+    expectTypeOf<Out<typeof S.impersonationRequestSchema>>().toEqualTypeOf<T.ImpersonationRequest>()
   })
 })
 

@@ -48,7 +48,7 @@ export const inviteMemberInputSchema = z.strictObject({ email })
  * Options of `team.members.impersonate(userId, options)`: their shape and ranges. Which callback
  * URLs are allowed (no open redirect) is the client's rule.
  */
-export const impersonateOptionsSchema = z.strictObject({
+export const impersonationRequestSchema = z.strictObject({
   expiryHours: z
     .number({ error: 'must be a number of hours' })
     .positive('must be a positive number of hours')

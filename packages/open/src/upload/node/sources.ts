@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { Readable } from 'node:stream'
-import { ServiceValidationError } from '@service-sdk/core'
+import { ServiceValidationError, UploadError } from '@service-sdk/core'
 import { createChunkReader } from '../chunk-reader.ts'
 import { crc64, createCrc64 } from '../crc64.ts'
 import type { OssBody } from '../oss-adapter.ts'
@@ -68,17 +68,24 @@ async function fileSource(path: string): Promise<RandomAccessSource> {
       const body: OssBody = { size: end - start, stream: range, checksum: () => range.crc.value() }
       return body
     },
-    async head(bytes) {
-      const handle = await open(absolute, 'r')
-      try {
-        const buffer = Buffer.alloc(Math.min(bytes, stats.size))
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
-        return buffer.subarray(0, bytesRead)
-      } finally {
-        await handle.close()
-      }
-    },
+    head: (bytes) => fileHead(absolute, Math.min(bytes, stats.size)),
     checksum: (start, end) => fileChecksum(absolute, start, end),
+  }
+}
+
+/** The first bytes of a file (to read an image's size); a failure (the file went) is the source's. */
+async function fileHead(path: string, bytes: number): Promise<Uint8Array> {
+  try {
+    const handle = await open(path, 'r')
+    try {
+      const buffer = Buffer.alloc(bytes)
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+      return buffer.subarray(0, bytesRead)
+    } finally {
+      await handle.close()
+    }
+  } catch (error) {
+    throw sourceError(error)
   }
 }
 
@@ -87,8 +94,16 @@ async function fileChecksum(path: string, start: number, end: number): Promise<b
   try {
     return await readChecksum(path, start, end)
   } catch (error) {
-    throw sourceError(error)
+    throw UploadError.isInstance(error) ? error : sourceError(error)
   }
+}
+
+/** The file is shorter than when it was opened: it changed while it was read. */
+function fileChanged(path: string, end: number): UploadError {
+  return new UploadError({
+    code: 'source_error',
+    message: `Reading the source failed (${path} ended before byte ${end}: it changed): nothing was saved. Check the file and upload it again.`,
+  })
 }
 
 async function readChecksum(path: string, start: number, end: number): Promise<bigint> {
@@ -98,7 +113,7 @@ async function readChecksum(path: string, start: number, end: number): Promise<b
     const buffer = Buffer.allocUnsafe(Math.min(1024 * 1024, Math.max(1, end - start)))
     for (let at = start; at < end; ) {
       const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - at), at)
-      if (bytesRead === 0) throw new Error(`${path} ended before byte ${end}: it changed`)
+      if (bytesRead === 0) throw fileChanged(path, end)
       crc.update(buffer.subarray(0, bytesRead))
       at += bytesRead
     }
