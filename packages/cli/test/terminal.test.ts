@@ -67,7 +67,7 @@ describe.skipIf(!tmuxFound)('service upload in a terminal', () => {
     const live = await until('the progress bars under way', (t) => /launch\.mov\s.*\s[1-9]\d*% \|/.test(t))
     expect(live).toMatch(/total \(0\/2 files\)\s.*\d+%/)
     expect(live).toMatch(
-      /launch\.mov\s.*\d+(\.\d)? MiB\/32\.0 MiB \| (\d+(\.\d)? [KM]iB\/s|…) \| ETA \s*\d+s/,
+      /launch\.mov\s.*\d+(\.\d)? [KM]iB\/32\.0 MiB \| (\d+(\.\d)? [KM]iB\/s|…) \| ETA \s*(\d+[hm] )*\d+s/,
     )
 
     tmux('send-keys', '-t', 'upload', 'p')
