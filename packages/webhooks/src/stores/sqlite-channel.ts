@@ -19,15 +19,20 @@ export interface ChannelEvents {
   lost(message: string, cause?: unknown): void
 }
 
+/** `true` in the built files (tsdown.config.ts `define`); undeclared when run from source. */
+declare const SQLITE_THREAD_BUILT: boolean | undefined
+
 /**
- * The thread's module. Built, this code sits in a chunk at the root of `dist/` and the thread is
- * its own entry, `dist/stores/sqlite-thread.{js,cjs}` (see tsdown.config.ts); from source (the
- * repository's tests) it is the `.ts` file beside this one, run by Node's type stripping.
+ * The thread's module. Built, this code sits in `dist/index.{js,cjs}` and the thread is
+ * `dist/stores/sqlite-thread.mjs`, one ESM file that imports only node: modules (the CommonJS
+ * build starts it too: a thread loads its own module graph). The URL is a literal beside
+ * `import.meta.url`, which bundlers and file tracers (Next.js's, webpack, Vite) recognise as a
+ * file the code needs. From source (the repository's tests) it is the `.ts` file beside this one,
+ * run by Node's type stripping; that branch is dropped from the built files.
  */
 function threadEntry(): URL {
-  const here = import.meta.url
-  if (here.endsWith('.ts')) return new URL('./sqlite-thread.ts', here)
-  return new URL(here.endsWith('.cjs') ? './stores/sqlite-thread.cjs' : './stores/sqlite-thread.js', here)
+  if (typeof SQLITE_THREAD_BUILT !== 'undefined') return new URL('./stores/sqlite-thread.mjs', import.meta.url)
+  return new URL('./sqlite-thread.ts', import.meta.url)
 }
 
 /**
