@@ -33,7 +33,8 @@ declare const SQLITE_THREAD_BUILT: boolean | undefined
 
 /** Where the thread's module should be, for the check before starting it. */
 function threadFile(): URL {
-  if (typeof SQLITE_THREAD_BUILT !== 'undefined') return new URL('./stores/sqlite-thread.mjs', import.meta.url)
+  if (typeof SQLITE_THREAD_BUILT !== 'undefined')
+    return new URL('./stores/sqlite-thread.mjs', import.meta.url)
   return new URL('./sqlite-thread.ts', import.meta.url)
 }
 
