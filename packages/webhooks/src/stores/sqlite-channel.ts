@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { WebhookError } from '../errors.ts'
 import { respond, SqliteEngine } from './sqlite-engine.ts'
@@ -36,6 +35,14 @@ function threadFile(): URL {
   if (typeof SQLITE_THREAD_BUILT !== 'undefined')
     return new URL('./stores/sqlite-thread.mjs', import.meta.url)
   return new URL('./sqlite-thread.ts', import.meta.url)
+}
+
+/**
+ * Whether the thread's file is where the URL says. A bundler may have rewritten the URL into
+ * something else: webpack (Next.js with --webpack) makes it a relative web path, not a file URL.
+ */
+export function threadFound(url: URL): boolean {
+  return url instanceof URL && url.protocol === 'file:' && existsSync(url)
 }
 
 function newThread(config: EngineConfig, execArgv: string[]): Worker {
@@ -79,9 +86,9 @@ function startThread(config: EngineConfig): Worker {
  */
 export function workerChannel(config: EngineConfig, events: ChannelEvents): Channel {
   const entry = threadFile()
-  if (!existsSync(entry)) {
+  if (!threadFound(entry)) {
     throw new WebhookError(
-      `sqliteStore cannot find its worker thread's module (${fileURLToPath(entry)}): was @service-sdk/webhooks bundled into another file? Keep it external in your bundler, or use sqliteStore(path, { thread: 'main' }).`,
+      `sqliteStore cannot find its worker thread's module (${String(entry)}): a bundler left it behind or made its URL a web path (Next.js with --webpack does). Keep @service-sdk/webhooks external in your bundler (Next.js: serverExternalPackages), or use sqliteStore(path, { thread: 'main' }).`,
       { code: 'unsupported_runtime' },
     )
   }
