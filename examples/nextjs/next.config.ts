@@ -9,9 +9,11 @@ const root = join(import.meta.dirname, '..', '..')
 const config: NextConfig = {
   turbopack: { root },
   outputFileTracingRoot: root,
-  // Server code that Node loads as it is: the webhook store uses node:sqlite, the proxy ali-oss's
-  // sibling code paths; neither needs bundling on the server.
-  serverExternalPackages: ['@service-sdk/webhooks', '@service-sdk/open', 'ali-oss'],
+  // Server code that Node loads as it is: the proxy's ali-oss, whose code paths need no bundling
+  // on the server. Next.js keeps external only packages it finds under node_modules: here, where
+  // the SDK packages are workspace links, it bundles them anyway. @service-sdk/webhooks needs no
+  // entry: bundled or external, its SQLite store finds its worker thread (see its README).
+  serverExternalPackages: ['@service-sdk/open', 'ali-oss'],
 }
 
 export default config

@@ -14,6 +14,7 @@ import { serveStatic } from './static-server.ts'
 // test command), checked with publint and arethetypeswrong, installed with plain npm into a fresh
 // project outside the workspace, then used from Node ESM, Node CommonJS, TypeScript under three
 // module resolutions, and a Vite browser build, each making a real call against the simulator.
+// next-app.test.ts builds a Next.js app from the webhooks tarball.
 
 const here = import.meta.dirname
 const work = mkdtempSync(join(tmpdir(), 'service-sdk-consumer-'))

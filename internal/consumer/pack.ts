@@ -21,12 +21,13 @@ export function publishedPackages(): { name: string; dir: string }[] {
 }
 
 /**
- * `pnpm pack` each published package into `destination`, as `pnpm publish` would pack it
+ * `pnpm pack` each published package (or those named in `only`) into `destination`, as `pnpm publish` would pack it
  * (workspace ranges replaced by versions, the root .pnpmfile.cjs's beforePacking applied).
  */
-export function packAll(destination: string): Packed[] {
+export function packAll(destination: string, only?: string[]): Packed[] {
   mkdirSync(destination, { recursive: true })
-  return publishedPackages().map(({ name, dir }) => {
+  const chosen = publishedPackages().filter(({ name }) => !only || only.includes(name))
+  return chosen.map(({ name, dir }) => {
     const out = execFileSync('pnpm', ['pack', '--json', '--pack-destination', destination], {
       cwd: dir,
       encoding: 'utf8',

@@ -1,26 +1,45 @@
 import { defineConfig } from 'tsdown'
 
-export default defineConfig({
-  // One entry per subpath export: adapters and the test double stay out of the main bundle.
-  entry: [
-    'src/index.ts',
-    'src/express.ts',
-    'src/fastify.ts',
-    'src/hono.ts',
-    'src/koa.ts',
-    'src/next.ts',
-    'src/node.ts',
-    'src/testing.ts',
-    'src/worker-cli.ts',
-    // The SQLite store's worker thread, loaded by path (see src/stores/sqlite-channel.ts).
-    'src/stores/sqlite-thread.ts',
-  ],
-  format: ['esm', 'cjs'],
-  dts: true,
-  platform: 'node',
-  // .js / .d.ts for ESM (the package is type: module), as the exports map says.
-  fixedExtension: false,
-  target: 'es2023',
-  publint: true,
-  attw: { profile: 'node16' },
-})
+export default defineConfig([
+  {
+    // One entry per subpath export: adapters and the test double stay out of the main bundle.
+    entry: [
+      'src/index.ts',
+      'src/express.ts',
+      'src/fastify.ts',
+      'src/hono.ts',
+      'src/koa.ts',
+      'src/next.ts',
+      'src/node.ts',
+      'src/testing.ts',
+      'src/worker-cli.ts',
+    ],
+    format: ['esm', 'cjs'],
+    dts: true,
+    platform: 'node',
+    // .js / .d.ts for ESM (the package is type: module), as the exports map says.
+    fixedExtension: false,
+    target: 'es2023',
+    // The SQLite store names its built thread (src/stores/sqlite-channel.ts `threadEntry`): the
+    // built files never mention a .ts source, and the dead source-mode branch is dropped.
+    define: { SQLITE_THREAD_BUILT: 'true' },
+    minify: 'dce-only',
+    publint: true,
+    attw: { profile: 'node16' },
+  },
+  {
+    // The SQLite store's worker thread, started by URL (src/stores/sqlite-channel.ts): one ESM
+    // file with the engine inlined and nothing imported but node: modules, so it runs wherever
+    // it is copied (a bundler that emits it as an asset), and from the CommonJS build too.
+    // `.mjs`: ESM whatever the nearest package.json says (Next.js copies it under `.next/`,
+    // whose package.json says commonjs).
+    entry: { 'sqlite-thread': 'src/stores/sqlite-thread.ts' },
+    outDir: 'dist/stores',
+    clean: false,
+    format: ['esm'],
+    dts: false,
+    platform: 'node',
+    fixedExtension: true,
+    target: 'es2023',
+  },
+])

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -28,8 +28,8 @@ describe('sqliteStore in its own process', () => {
     expect(run.status).toBe(0)
   })
 
-  // The built package: the thread is its own entry (dist/stores/sqlite-thread.{js,cjs}), found
-  // from the chunk that holds the store, in both module formats.
+  // The built package: the thread is its own file (dist/stores/sqlite-thread.mjs), found from
+  // the chunk that holds the store, in both module formats.
   it.each([
     ['ESM', 'index.js', (dist: string) => `const { sqliteStore } = await import(${JSON.stringify(dist)})`],
     ['CommonJS', 'index.cjs', (dist: string) => `const { sqliteStore } = require(${JSON.stringify(dist)})`],
@@ -49,5 +49,18 @@ describe('sqliteStore in its own process', () => {
     expect(run.stderr).toBe('')
     expect(run.stdout.trim()).toBe('inserted pending')
     expect(run.status).toBe(0)
+  })
+
+  // What bundlers and file tracers read (Next.js's Turbopack): the thread named by a literal URL
+  // where the thread starts, no .ts source named anywhere, and a thread file that imports only
+  // node: modules, so that a copy of it runs on its own.
+  it.each(['index.js', 'index.cjs'])('names its thread for bundlers (%s)', (entry) => {
+    const code = readFileSync(join(import.meta.dirname, '../dist', entry), 'utf8')
+    expect(code).toMatch(/new (node_worker_threads\.)?Worker\(new URL\("\.\/stores\/sqlite-thread\.mjs", /)
+    expect(code).not.toMatch(/new (node_worker_threads\.)?Worker\((?!new URL\()/)
+    expect(code).not.toMatch(/["'][^"'\s]*\.ts["']/)
+    const thread = readFileSync(join(import.meta.dirname, '../dist/stores/sqlite-thread.mjs'), 'utf8')
+    const imports = [...thread.matchAll(/^import .* from "([^"]+)"/gm)].map((m) => m[1])
+    expect(imports.filter((specifier) => !specifier?.startsWith('node:'))).toEqual([])
   })
 })

@@ -41,9 +41,24 @@ interface PgModule {
 
 let loaded: Promise<PgModule> | undefined
 
-/** `pg` is an optional peer dependency, imported only when a store is created from a URL. */
+/**
+ * `pg` is an optional peer dependency, imported only when a store is created from a URL. The
+ * import sits in a `try`: a bundler that meets it (Next.js's Turbopack bundling this package into
+ * an app without `pg`) then reports a missing `pg` as a warning, not a failed build.
+ */
+async function importPg(): Promise<unknown> {
+  try {
+    return await import('pg')
+  } catch (cause) {
+    throw new WebhookError('postgresStore needs the `pg` package: npm install pg', {
+      code: 'unsupported_runtime',
+      cause,
+    })
+  }
+}
+
 function loadPg(): Promise<PgModule> {
-  loaded ??= import('pg').then(
+  loaded ??= importPg().then(
     (imported: unknown) => {
       const pg = imported as { default?: PgModule } & Partial<PgModule>
       const mod = pg.default ?? (pg as PgModule)
@@ -53,12 +68,9 @@ function loadPg(): Promise<PgModule> {
         })
       return mod
     },
-    (cause: unknown) => {
+    (error: unknown) => {
       loaded = undefined
-      throw new WebhookError('postgresStore needs the `pg` package: npm install pg', {
-        code: 'unsupported_runtime',
-        cause,
-      })
+      throw error
     },
   )
   return loaded

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { WebhookError } from '../errors.ts'
 import { respond, SqliteEngine } from './sqlite-engine.ts'
@@ -19,15 +18,38 @@ export interface ChannelEvents {
   lost(message: string, cause?: unknown): void
 }
 
+/** `true` in the built files (tsdown.config.ts `define`); undeclared when run from source. */
+declare const SQLITE_THREAD_BUILT: boolean | undefined
+
+// The thread's module. Built, this code sits in `dist/index.{js,cjs}` and the thread is
+// `dist/stores/sqlite-thread.mjs`, one ESM file that imports only node: modules (the CommonJS build
+// starts it too: a thread loads its own module graph). From source (the repository's tests) it is
+// the `.ts` file beside this one, run by Node's type stripping; that branch is dropped from the
+// built files. Each URL is a literal beside `import.meta.url`, written where it is used: Next.js's
+// Turbopack then copies the file when it bundles the package, and traces it when the package is
+// external. Given a variable (`new Worker(entry)`), its tracer takes in every file of the package
+// instead, the .d.cts files too, and fails the build.
+
+/** Where the thread's module should be, for the check before starting it. */
+function threadFile(): URL {
+  if (typeof SQLITE_THREAD_BUILT !== 'undefined')
+    return new URL('./stores/sqlite-thread.mjs', import.meta.url)
+  return new URL('./sqlite-thread.ts', import.meta.url)
+}
+
 /**
- * The thread's module. Built, this code sits in a chunk at the root of `dist/` and the thread is
- * its own entry, `dist/stores/sqlite-thread.{js,cjs}` (see tsdown.config.ts); from source (the
- * repository's tests) it is the `.ts` file beside this one, run by Node's type stripping.
+ * Whether the thread's file is where the URL says. A bundler may have rewritten the URL into
+ * something else: webpack (Next.js with --webpack) makes it a relative web path, not a file URL.
  */
-function threadEntry(): URL {
-  const here = import.meta.url
-  if (here.endsWith('.ts')) return new URL('./sqlite-thread.ts', here)
-  return new URL(here.endsWith('.cjs') ? './stores/sqlite-thread.cjs' : './stores/sqlite-thread.js', here)
+export function threadFound(url: URL): boolean {
+  return url instanceof URL && url.protocol === 'file:' && existsSync(url)
+}
+
+function newThread(config: EngineConfig, execArgv: string[]): Worker {
+  const options = { workerData: config, execArgv }
+  if (typeof SQLITE_THREAD_BUILT !== 'undefined')
+    return new Worker(new URL('./stores/sqlite-thread.mjs', import.meta.url), options)
+  return new Worker(new URL('./sqlite-thread.ts', import.meta.url), options)
 }
 
 /**
@@ -49,12 +71,12 @@ function threadExecArgv(): string[] {
  * (V8 flags such as `--expose-gc`, with ERR_WORKER_INVALID_EXEC_ARGV): the thread then runs
  * without any, which it does not need (it imports only its own files and node: modules).
  */
-function startThread(entry: URL, config: EngineConfig): Worker {
+function startThread(config: EngineConfig): Worker {
   try {
-    return new Worker(entry, { workerData: config, execArgv: threadExecArgv() })
+    return newThread(config, threadExecArgv())
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error
-    return new Worker(entry, { workerData: config, execArgv: [] })
+    return newThread(config, [])
   }
 }
 
@@ -63,14 +85,14 @@ function startThread(entry: URL, config: EngineConfig): Worker {
  * than JSON text (no escaping of the bodies, no parse on either side).
  */
 export function workerChannel(config: EngineConfig, events: ChannelEvents): Channel {
-  const entry = threadEntry()
-  if (!existsSync(entry)) {
+  const entry = threadFile()
+  if (!threadFound(entry)) {
     throw new WebhookError(
-      `sqliteStore cannot find its worker thread's module (${fileURLToPath(entry)}): was @service-sdk/webhooks bundled into another file? Keep it external in your bundler, or use sqliteStore(path, { thread: 'main' }).`,
+      `sqliteStore cannot find its worker thread's module (${String(entry)}): a bundler left it behind or made its URL a web path (Next.js with --webpack does). Keep @service-sdk/webhooks external in your bundler (Next.js: serverExternalPackages), or use sqliteStore(path, { thread: 'main' }).`,
       { code: 'unsupported_runtime' },
     )
   }
-  const worker = startThread(entry, config)
+  const worker = startThread(config)
   let terminating = false
   let held = false
   worker.unref()

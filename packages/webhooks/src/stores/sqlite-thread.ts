@@ -1,6 +1,7 @@
 /**
- * The SQLite store's worker thread (built as its own entry, `dist/stores/sqlite-thread.js`): opens
- * the engine with the store's settings, then answers each message. A commit's fsync blocks this
+ * The SQLite store's worker thread (built on its own, engine inlined, as
+ * `dist/stores/sqlite-thread.mjs`: see tsdown.config.ts): opens the engine with the store's
+ * settings, then answers each message. A commit's fsync blocks this
  * thread, never the receiver's event loop. Outside a worker thread, importing it does nothing.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
