@@ -334,6 +334,38 @@ describe('failures', () => {
     expect(await servedHash(asset.accessUrl)).toBe(sha256(bytes))
   })
 
+  test('a single PUT (signed without ali-oss on Node) failing with 503 and a reset is retried; one refused for good is an UploadError with OSS code and request id', async () => {
+    const { open } = recordingClient(sim)
+    const bytes = testBytes(100 * KiB)
+    const path = await work.file('retried-put.bin', bytes)
+    sim.control.faults.inject({
+      match: { target: 'oss', op: 'PutObject' },
+      action: { type: 'status', status: 503 },
+      times: 1,
+    })
+    sim.control.faults.inject({ match: { target: 'oss', op: 'PutObject' }, action: { type: 'reset' } })
+    const ops = countOss(sim, ['PutObject'])
+    const asset = await open.upload(path).done()
+    expect(ops()).toEqual({ PutObject: 1 })
+    expect(await servedHash(asset.accessUrl)).toBe(sha256(bytes))
+
+    sim.control.faults.clear() // the counter's rule would match first
+    sim.control.faults.inject({
+      match: { target: 'oss', op: 'PutObject' },
+      action: { type: 'status', status: 403, ossCode: 'AccessDenied' },
+    })
+    const error = await rejection(open.upload(path).done())
+    expect(UploadError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({
+      code: 'AccessDenied',
+      ossCode: 'AccessDenied',
+      status: 403,
+      isRetryable: false,
+    })
+    expect((error as UploadError).requestId).toEqual(expect.any(String))
+    expect((error as Error).message).toMatch(/PutObject failed after 1 attempt/)
+  })
+
   test('a part failing for good, with keepPartsOnFailure: false: UploadError naming the part and the OSS code; the multipart upload is aborted', async () => {
     const { open, recorded } = recordingClient(sim)
     const before = materials().length

@@ -28,7 +28,7 @@ function loadAliOss(): Promise<new (options: object) => unknown> {
 /** What ali-oss passes to its HTTP layer for one request. */
 export interface OssHttpRequest {
   method: string
-  headers: Record<string, string>
+  headers: Record<string, string | number>
   /** A small body (Complete's XML), or the body of a browser upload (a Blob). */
   content?: string | Uint8Array | Blob
   /** The body of an upload from Node, passed through untouched: a Readable, or a file range. */
@@ -62,7 +62,35 @@ export interface OssHttpResponse {
  */
 export interface OssHttp {
   request(url: string, params: OssHttpRequest): Promise<OssHttpResponse>
+  /**
+   * Where the platform makes and signs PutObject itself (Node: node/signed-put.ts), loaded with
+   * the first connection; each file's PUT then goes straight to `request`. Without it (browsers)
+   * PutObject goes through ali-oss like every other request.
+   */
+  putSigning?(): Promise<PutSigning>
 }
+
+/** ali-oss's options once it has checked them: what a PutObject is signed with. */
+export interface OssOptions {
+  /** The endpoint as ali-oss parsed it (node:url's `parse`). */
+  endpoint: { protocol: string; host: string; hostname: string }
+  bucket: string
+  accessKeyId: string
+  accessKeySecret: string
+  stsToken?: string | undefined
+}
+
+/** A PutObject request: its URL and signed headers; the body and context are added to it. */
+export interface SignedPut {
+  url: string
+  headers: Record<string, string | number>
+}
+
+/** Signs the PutObject of `key` with `size` bytes, at the time of the call. */
+export type PutSigner = (key: string, size: number) => SignedPut
+
+/** The signer of one ali-oss client's options (and its User-Agent). */
+export type PutSigning = (options: OssOptions, userAgent: string) => PutSigner
 
 /**
  * A request body, made by the platform: for Node (`stream`) a Readable or a file range that our
@@ -115,6 +143,10 @@ interface Ctx {
   ctx: RequestContext
 }
 interface AliOss {
+  readonly options: OssOptions
+  readonly userAgent: string
+  /** ali-oss's error of a failed answer (it reads OSS's XML error document), or of no answer. */
+  requestError(result: OssHttpResponse): Promise<unknown>
   // The request builder behind every operation; PutObject goes through it as UploadPart does, so
   // that the body reaches our HTTP layer as we made it (put/putStream would wrap or read it).
   _objectRequestParams(
@@ -173,6 +205,8 @@ export function endpointUrl(endPoint: string): string {
 export interface OssConnection {
   readonly oss: AliOss
   readonly redact: (text: string) => string
+  /** PutObject without ali-oss, when the HTTP layer signs it (`OssHttp.putSigning`). */
+  readonly direct?: { readonly http: OssHttp; readonly sign: PutSigner } | undefined
 }
 
 /** Per HTTP layer (one per client's platform), the connection made for each credential. */
@@ -203,9 +237,10 @@ async function connect(credential: UploadCredential, http: OssHttp): Promise<Oss
     credential.securityToken,
     credential.accessKeyId,
   ])
-  const OSS = await loadAliOss()
+  const [OSS, signing] = await Promise.all([loadAliOss(), http.putSigning?.()])
+  let oss: AliOss
   try {
-    const oss = new OSS({
+    oss = new OSS({
       endpoint: endpointUrl(credential.endPoint),
       bucket: credential.bucket,
       accessKeyId: credential.accessKeyId,
@@ -217,7 +252,6 @@ async function connect(credential: UploadCredential, http: OssHttp): Promise<Oss
       retryMax: 0,
       refreshSTSTokenInterval: 24 * 3_600_000,
     }) as AliOss
-    return { oss, redact }
   } catch (error) {
     // A bucket name or endpoint ali-oss refuses: nothing was sent.
     const reason = redact(error instanceof Error ? error.message : String(error))
@@ -226,6 +260,8 @@ async function connect(credential: UploadCredential, http: OssHttp): Promise<Oss
       message: `sts-tmp returned credentials the object-storage client cannot use (${reason}): check the service behind sts-tmp.`,
     })
   }
+  const direct = signing ? { http, sign: signing(oss.options, oss.userAgent) } : undefined
+  return { oss, redact, direct }
 }
 
 /**
@@ -236,15 +272,19 @@ export class OssClient {
   readonly #oss: AliOss
   readonly #redact: (text: string) => string
   readonly #ctx: Ctx
+  readonly #direct: OssConnection['direct']
 
   constructor(connection: OssConnection, context: RequestContext) {
     this.#oss = connection.oss
     this.#redact = connection.redact
     this.#ctx = { ctx: context }
+    this.#direct = connection.direct
   }
 
   /** Resolves with the object's CRC-64 as the storage reports it (`undefined` when it does not). */
   put(key: string, body: OssBody): Promise<string | undefined> {
+    const direct = this.#direct
+    if (direct) return this.#translated(() => this.#signedPut(direct, key, body))
     return this.#translated(async () => {
       const headers = { 'Content-Length': body.size }
       const params = this.#oss._objectRequestParams('PUT', key, { ...this.#ctx, headers })
@@ -256,6 +296,20 @@ export class OssClient {
       })
       return reportedCrc(res)
     })
+  }
+
+  /**
+   * PutObject signed by the platform and sent through the same HTTP layer; a failed answer is
+   * turned into ali-oss's error (`requestError`), so `failureOf` sees what it sees from ali-oss.
+   */
+  async #signedPut(direct: NonNullable<OssConnection['direct']>, key: string, body: OssBody) {
+    const { url, headers } = direct.sign(key, body.size)
+    const request: OssHttpRequest = { method: 'PUT', headers, ...this.#ctx }
+    if (body.stream !== undefined) request.stream = body.stream
+    else if (body.content !== undefined) request.content = body.content
+    const response = await direct.http.request(url, request)
+    if (response.status !== 200) throw await this.#oss.requestError(response)
+    return reportedCrc(response)
   }
 
   initiate(key: string): Promise<string> {

@@ -1,0 +1,84 @@
+import { createRequire } from 'node:module'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import type { OssHttpRequest, OssOptions } from '../oss-adapter.ts'
+import { putSigner } from './signed-put.ts'
+
+// The real ali-oss (it ships no declarations), typed for the calls PutObject went through.
+interface AliOss {
+  options: OssOptions
+  userAgent: string
+  _objectRequestParams(method: string, name: string, options: object): object
+  request(params: object): Promise<unknown>
+}
+const OSS = createRequire(import.meta.url)('ali-oss') as new (options: object) => AliOss
+
+/** The URL and headers ali-oss hands its HTTP layer for a PutObject (as oss-adapter.ts called it). */
+async function aliOssPut(oss: AliOss, key: string, size: number) {
+  const seen: Array<{ url: string; headers: OssHttpRequest['headers'] }> = []
+  const ctx = { ctx: {} }
+  const params = oss._objectRequestParams('PUT', key, { ...ctx, headers: { 'Content-Length': size } })
+  ;(oss as unknown as { urllib: unknown }).urllib = {
+    request: async (url: string, request: OssHttpRequest) => {
+      seen.push({ url, headers: request.headers })
+      const res = { status: 200, statusCode: 200, headers: {}, size: 0, rt: 0, requestUrls: [url] }
+      return { status: 200, headers: {}, data: '', res }
+    },
+  }
+  await oss.request({ ...params, stream: {}, successStatuses: [200], disabledMD5: true })
+  return seen[0]
+}
+
+/** Header values as they go on the wire (ali-oss leaves a length of 0 a number). */
+const onWire = (request: { url: string; headers: OssHttpRequest['headers'] } | undefined) =>
+  request && {
+    url: request.url,
+    headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
+  }
+
+const client = (endpoint: string, token = 'CAIS+token/with=chars ') =>
+  new OSS({
+    endpoint,
+    bucket: 'media-bucket',
+    accessKeyId: ' STS.id',
+    accessKeySecret: 'se/cret+',
+    stsToken: token,
+    retryMax: 0,
+    refreshSTSTokenInterval: 24 * 3_600_000,
+  })
+
+const keys = [
+  'upload/1/photo.jpg',
+  'upload/1/Photo Name (1).PNG',
+  'upload/1/файл+plus&amp;.pdf',
+  'upload/1/no-extension',
+  'upload/1/archive.tar.gz',
+  "upload/1/it's *here*!.unknownext",
+  '/upload/1/leading-slash.txt',
+  'upload/1/中文/目录.mp4',
+  'upload/1/hash#question?.bin',
+]
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('PutObject signed without ali-oss', () => {
+  for (const endpoint of ['https://oss-cn-hangzhou.aliyuncs.com', 'http://127.0.0.1:9000']) {
+    test(`the URL and headers are ali-oss's own, ${endpoint}`, async () => {
+      vi.useFakeTimers({ now: Date.UTC(2026, 10, 4, 9, 5, 7), toFake: ['Date'] })
+      const oss = client(endpoint)
+      const sign = putSigner(oss.options, oss.userAgent)
+      for (const [n, key] of keys.entries()) {
+        const size = n === 0 ? 0 : 65_536 * n
+        expect(sign(key, size), key).toEqual(onWire(await aliOssPut(oss, key, size)))
+      }
+    })
+  }
+
+  test('without a security token, as ali-oss sends it', async () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 0, 31, 23, 59, 59), toFake: ['Date'] })
+    const oss = client('https://oss-cn-shanghai.aliyuncs.com', '')
+    const sign = putSigner(oss.options, oss.userAgent)
+    expect(sign('dir/a.json', 10)).toEqual(onWire(await aliOssPut(oss, 'dir/a.json', 10)))
+  })
+})
