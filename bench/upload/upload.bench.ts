@@ -60,6 +60,11 @@ async function measure(
   script: 'sdk.ts' | 'raw.ts' | 'alioss.ts',
   args: Record<string, unknown>,
 ): Promise<Figures> {
+  // Every run starts from the simulator's seed. The simulator rewrites its whole state file on
+  // each asset save, so assets saved by earlier runs would make later runs' saves dearer, and
+  // only the SDK's runs save assets: without the reset, each SDK round paid more than the last.
+  const reset = await fetch(`${args.openUrl}/_sim/reset`, { method: 'POST' })
+  if (!reset.ok) throw new Error(`the simulator's reset answered ${reset.status}`)
   const process_ = child(script, [args])
   const [line, [code]] = await Promise.all([firstLine(process_), once(process_, 'exit')])
   if (code !== 0) throw new Error(`${script} exited with ${code}`)

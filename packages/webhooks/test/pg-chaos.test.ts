@@ -66,9 +66,14 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     const stderr: string[] = []
     const watch = (child: ChildProcess, what: string) => {
       children.add(child)
-      child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()))
+      let own = ''
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr.push(chunk.toString())
+        own = (own + chunk.toString()).slice(-1500)
+      })
       child.once('exit', (code, signal) => {
-        if (!killed.has(child.pid!)) unexpectedExits.push(`${what} ${child.pid} exited (${code ?? signal})`)
+        if (!killed.has(child.pid!))
+          unexpectedExits.push(`${what} ${child.pid} exited (${code ?? signal}); its last words: ${own}`)
       })
       return child
     }
