@@ -1,12 +1,13 @@
-import type { DatabaseSync } from 'node:sqlite'
-import type {
-  EngineConfig,
-  EngineMessage,
-  EngineReply,
-  OpResult,
-  ReadOp,
-  WriteOp,
-  WriteOutcome,
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import {
+  type EngineConfig,
+  type EngineMessage,
+  type EngineReply,
+  needsSync,
+  type OpResult,
+  type ReadOp,
+  type WriteOp,
+  type WriteOutcome,
 } from './sqlite-protocol.ts'
 import { ensureSchema } from './sqlite-schema.ts'
 import { prepareStatements, type Statements } from './sqlite-statements.ts'
@@ -23,6 +24,12 @@ export class SqliteEngine {
   readonly #durable: string
   /** The connection's `synchronous` now. */
   #synchronous: string
+  /**
+   * BEGIN and COMMIT, prepared once: run as text, each would be parsed again at every commit.
+   * (Not `PRAGMA synchronous`: SQLite applies a pragma when preparing it, not when running it.)
+   */
+  readonly #begin: StatementSync
+  readonly #commit: StatementSync
 
   constructor(config: EngineConfig) {
     // Looked up, not imported: the package must load on a Node without node:sqlite (the store
@@ -34,6 +41,8 @@ export class SqliteEngine {
     this.#synchronous = config.synchronous
     ensureSchema(this.#db, config.table)
     this.#sql = prepareStatements(this.#db, config.table)
+    this.#begin = this.#db.prepare('BEGIN IMMEDIATE')
+    this.#commit = this.#db.prepare('COMMIT')
   }
 
   /** Every op in one transaction, committed once; `failed` when the commit itself failed. */
@@ -42,7 +51,7 @@ export class SqliteEngine {
     const results: OpResult[] = []
     try {
       this.#syncFor(ops)
-      db.exec('BEGIN IMMEDIATE')
+      this.#begin.run()
       for (const op of ops) {
         // One failing statement (a constraint, say) fails only its own op.
         try {
@@ -51,7 +60,7 @@ export class SqliteEngine {
           results.push({ ok: false, error: messageOf(error) })
         }
       }
-      db.exec('COMMIT')
+      this.#commit.run()
       return { results }
     } catch (error) {
       try {
@@ -69,9 +78,7 @@ export class SqliteEngine {
    * largest cost of processing an event. Inserts, requeues and prunes keep the configured level.
    */
   #syncFor(ops: readonly WriteOp[]): void {
-    const wanted = ops.some((op) => op.t === 'insert' || op.t === 'requeue' || op.t === 'prune')
-      ? this.#durable
-      : 'NORMAL'
+    const wanted = ops.some(needsSync) ? this.#durable : 'NORMAL'
     if (wanted === this.#synchronous) return
     this.#db.exec(`PRAGMA synchronous = ${wanted}`)
     this.#synchronous = wanted

@@ -19,6 +19,15 @@ export type WriteOp =
   | { t: 'requeue'; keys: string[] | null; now: number }
   | { t: 'prune'; status: string; before: number }
 
+/**
+ * Whether a write must survive a power cut (committed with the configured `synchronous`): it
+ * stores what was acknowledged or asked for. Claims, renewals and outcomes need not (see
+ * SqliteEngine's `#syncFor`).
+ */
+export function needsSync(op: WriteOp): boolean {
+  return op.t === 'insert' || op.t === 'requeue' || op.t === 'prune'
+}
+
 export type ReadOp =
   | { t: 'get'; key: string }
   | { t: 'list'; status: string | null; after: string | null; limit: number }

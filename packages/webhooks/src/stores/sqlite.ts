@@ -14,7 +14,14 @@ import type {
 } from '../store.ts'
 import { checkTableName, countsFrom, type EventRow, fromRow } from './rows.ts'
 import { type Channel, mainThreadChannel, workerChannel } from './sqlite-channel.ts'
-import type { EngineConfig, EngineReply, ReadOp, WriteOp, WriteOutcome } from './sqlite-protocol.ts'
+import {
+  type EngineConfig,
+  type EngineReply,
+  needsSync,
+  type ReadOp,
+  type WriteOp,
+  type WriteOutcome,
+} from './sqlite-protocol.ts'
 
 export interface SqliteStoreOptions {
   /**
@@ -85,6 +92,15 @@ interface QueuedWrite extends Waiter {
   op: WriteOp
 }
 
+/**
+ * While events are arriving (an insert requested in the last ARRIVING_MS), a commit of only
+ * claims, renewals and outcomes waits up to HOLD_MS for the next insert and commits with it:
+ * one transaction and one thread round trip instead of two. At 5,000 events/s the next insert
+ * comes within a fraction of a millisecond; when none comes, the hold ends after HOLD_MS.
+ */
+const HOLD_MS = 2
+const ARRIVING_MS = 50
+
 const unavailable = (message: string, cause?: unknown) =>
   new WebhookError(`The SQLite store failed: ${message}`, {
     code: 'store_unavailable',
@@ -105,6 +121,11 @@ class SqliteStore implements WebhookStore {
   #nextId = 0
   #writing = false
   #scheduled = false
+  /** The queue holds a write that must be fsynced (an insert, a requeue, a prune). */
+  #queuedSync = false
+  #lastInsertAt = Number.NEGATIVE_INFINITY
+  /** The timer ending a hold (see HOLD_MS). */
+  #hold: ReturnType<typeof setTimeout> | undefined
   #closed = false
   #failure: WebhookError | undefined
   #idle: (() => void) | undefined
@@ -174,6 +195,7 @@ class SqliteStore implements WebhookStore {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    if (this.#hold) this.#send()
     if (this.#queue.length > 0 || this.#writing) await new Promise<void>((resolve) => (this.#idle = resolve))
     if (!this.#failure) {
       await new Promise<void>((resolve) => {
@@ -197,15 +219,29 @@ class SqliteStore implements WebhookStore {
       this.#refused() ??
       new Promise<T>((resolve, reject) => {
         this.#queue.push({ op, resolve: resolve as (value: never) => void, reject })
+        if (needsSync(op)) {
+          this.#queuedSync = true
+          if (op.t === 'insert') this.#lastInsertAt = performance.now()
+        }
         this.#holdWhileAwaited()
-        // While a commit is in flight, writes gather for the next one; otherwise wait one turn so
-        // the requests read in this turn commit together.
-        if (!this.#writing && !this.#scheduled) {
+        // While a commit is in flight, writes gather for the next one.
+        if (this.#writing) return
+        if (this.#holdable()) {
+          this.#hold ??= setTimeout(() => this.#send(), HOLD_MS)
+          return
+        }
+        // Otherwise wait one turn, so that the requests read in this turn commit together.
+        if (!this.#scheduled) {
           this.#scheduled = true
           setImmediate(() => this.#send())
         }
       })
     )
+  }
+
+  /** Only claims, renewals and outcomes queued while events arrive: they can wait for the next insert. */
+  #holdable(): boolean {
+    return !this.#queuedSync && performance.now() - this.#lastInsertAt < ARRIVING_MS
   }
 
   #read<T>(op: ReadOp): Promise<T> {
@@ -223,9 +259,12 @@ class SqliteStore implements WebhookStore {
   /** Sends the queued writes as one transaction. */
   #send(): void {
     this.#scheduled = false
+    clearTimeout(this.#hold)
+    this.#hold = undefined
     if (this.#writing || this.#queue.length === 0 || this.#failure) return
     const group = this.#queue
     this.#queue = []
+    this.#queuedSync = false
     this.#writing = true
     const id = ++this.#nextId
     this.#waiting.set(id, group)
@@ -262,8 +301,9 @@ class SqliteStore implements WebhookStore {
         else one.reject(unavailable(result.error))
       }
     }
-    if (this.#queue.length > 0) this.#send()
-    else this.#idle?.()
+    if (this.#queue.length === 0) this.#idle?.()
+    else if (this.#holdable() && !this.#closed) this.#hold ??= setTimeout(() => this.#send(), HOLD_MS)
+    else this.#send()
   }
 
   // Keep the process alive only while an answer is awaited.
@@ -280,6 +320,8 @@ class SqliteStore implements WebhookStore {
     this.#waiting.clear()
     this.#queue = []
     this.#writing = false
+    clearTimeout(this.#hold)
+    this.#hold = undefined
     this.#idle?.()
   }
 }
