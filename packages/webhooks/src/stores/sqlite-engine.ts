@@ -48,20 +48,22 @@ export class SqliteEngine {
   /** Every op in one transaction, committed once; `failed` when the commit itself failed. */
   write(ops: readonly WriteOp[]): WriteOutcome {
     const db = this.#db
-    const results: OpResult[] = []
+    const values: unknown[] = []
+    const errors: Array<[number, string]> = []
     try {
       this.#syncFor(ops)
       this.#begin.run()
-      for (const op of ops) {
+      for (const [i, op] of ops.entries()) {
         // One failing statement (a constraint, say) fails only its own op.
         try {
-          results.push({ ok: true, value: this.#apply(op) })
+          values.push(this.#apply(op))
         } catch (error) {
-          results.push({ ok: false, error: messageOf(error) })
+          values.push(undefined)
+          errors.push([i, messageOf(error)])
         }
       }
       this.#commit.run()
-      return { results }
+      return errors.length === 0 ? { values } : { values, errors }
     } catch (error) {
       try {
         if (db.isTransaction) db.exec('ROLLBACK')

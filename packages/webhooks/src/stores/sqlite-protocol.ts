@@ -48,8 +48,14 @@ export type EngineMessage =
   | { kind: 'read'; id: number; op: ReadOp }
   | { kind: 'close'; id: number }
 
-/** One transaction's outcome: each op's result, or `failed` when the commit itself failed. */
-export type WriteOutcome = { results: OpResult[] } | { failed: string }
+/**
+ * One transaction's outcome: each op's value in order, and the ops that failed by index with
+ * their error (usually none); or `failed` when the commit itself failed. Plain values, not one
+ * `OpResult` object per op: a reply to a batch then clones in a third of the CPU.
+ */
+export type WriteOutcome =
+  | { values: unknown[]; errors?: Array<[index: number, error: string]> }
+  | { failed: string }
 
 export type EngineReply =
   | { ready: true }

@@ -279,7 +279,7 @@ class SqliteStore implements WebhookStore {
     }
     const waiter = this.#waiting.get(reply.id)
     this.#waiting.delete(reply.id)
-    if ('results' in reply || 'failed' in reply) this.#committed(waiter as QueuedWrite[], reply)
+    if ('values' in reply || 'failed' in reply) this.#committed(waiter as QueuedWrite[], reply)
     else if ('result' in reply) {
       const one = waiter as Waiter
       if (reply.result.ok) one.resolve(reply.result.value as never)
@@ -295,10 +295,11 @@ class SqliteStore implements WebhookStore {
       const error = unavailable(`could not commit: ${outcome.failed}`)
       for (const one of group) one.reject(error)
     } else {
+      const failed = new Map(outcome.errors)
       for (const [i, one] of group.entries()) {
-        const result = outcome.results[i]!
-        if (result.ok) one.resolve(result.value as never)
-        else one.reject(unavailable(result.error))
+        const error = failed.get(i)
+        if (error === undefined) one.resolve(outcome.values[i] as never)
+        else one.reject(unavailable(error))
       }
     }
     if (this.#queue.length === 0) this.#idle?.()
