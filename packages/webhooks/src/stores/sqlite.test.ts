@@ -95,6 +95,29 @@ describe('sqliteStore', () => {
     await store.close()
   })
 
+  it('after a commit of several events, waits up to 1 ms to group the next ones', async () => {
+    const write = vi.spyOn(SqliteEngine.prototype, 'write')
+    const store = sqliteStore(file(), { thread: 'main' })
+    const event = (key: string) => ({ key, eventType: 'X', body: '{}', receivedAt: 1 })
+    await Promise.all(['a', 'b', 'c'].map((key) => store.insert(event(key))))
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const d = store.insert(event('d'))
+      // Turns later, before the 1 ms is up, the next event arrives: the same commit takes it.
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve))
+      const e = store.insert(event('e'))
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(write).toHaveBeenCalledTimes(1)
+      vi.advanceTimersByTime(1)
+      expect(await Promise.all([d, e])).toEqual(['inserted', 'inserted'])
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(write.mock.calls.map(([ops]) => ops.length)).toEqual([3, 2])
+    write.mockRestore()
+    await store.close()
+  })
+
   it('refuses work once closed, with a retryable store error', async () => {
     const store = sqliteStore(file())
     await store.close()
