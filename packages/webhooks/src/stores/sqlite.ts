@@ -52,8 +52,8 @@ export interface SqliteStoreOptions {
  * addon), driven from a worker thread so that a commit's fsync never blocks the event loop.
  *
  * Group commit: every write requested while a commit is in flight (or during one turn of the
- * event loop) goes into the next transaction, committed and fsynced once; each caller's promise
- * settles after its own transaction committed. One process per file is the intended use; several
+ * event loop; under load up to 1 ms, see COMMIT_DELAY_MS) goes into the next transaction,
+ * committed and fsynced once; each caller's promise settles after its own transaction committed. One process per file is the intended use; several
  * receivers on one machine can share a file, at the cost of waiting for each other's commits.
  * For several machines, use `postgresStore`.
  */
