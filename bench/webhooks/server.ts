@@ -38,6 +38,16 @@ if (mode === 'receiver') {
   })
   receiver.onAny(() => {})
   app.get('/status', async (c) => c.json(await receiver.events.counts()))
+  // Whether events wait to be processed, for the bench's polling while the receiver's CPU is
+  // measured: two index lookups, where counts() reads the whole status index (about 9 ms of CPU
+  // at 150,000 stored events, charged to the receiver ten times a second).
+  app.get('/backlog', async (c) => {
+    const [pending, processing] = await Promise.all([
+      receiver.events.list({ status: 'pending', limit: 1 }),
+      receiver.events.list({ status: 'processing', limit: 1 }),
+    ])
+    return c.json({ backlog: pending.length + processing.length > 0 })
+  })
   app.post('/webhooks/:token', webhooksHono(receiver))
 } else if (mode === 'pg') {
   const receiver = createWebhookReceiver({

@@ -39,27 +39,33 @@ describe('SqliteEngine commits', () => {
       synchronous: 'EXTRA',
       busyTimeoutMs: 0,
     })
-    expect(engine.write([insert('a'), insert('b')])).toEqual({
-      results: [
-        { ok: true, value: 'inserted' },
-        { ok: true, value: 'inserted' },
-      ],
-    })
+    expect(engine.write([insert('a'), insert('b')])).toEqual({ values: ['inserted', 'inserted'] })
     expect(engine.synchronousLevel()).toBe(EXTRA)
-    expect(engine.write([claim])).toMatchObject({ results: [{ ok: true }] })
+    expect(engine.write([claim])).toMatchObject({ values: [expect.any(Array)] })
     expect(engine.synchronousLevel()).toBe(NORMAL)
     // An insert in the same commit as outcomes makes the whole commit durable.
-    expect(engine.write([settle('a'), insert('c')])).toMatchObject({
-      results: [
-        { ok: true, value: true },
-        { ok: true, value: 'inserted' },
-      ],
-    })
+    expect(engine.write([settle('a'), insert('c')])).toEqual({ values: [true, 'inserted'] })
     expect(engine.synchronousLevel()).toBe(EXTRA)
     engine.write([settle('b')])
     expect(engine.synchronousLevel()).toBe(NORMAL)
     engine.write([{ t: 'requeue', keys: null, now: 4 }])
     expect(engine.synchronousLevel()).toBe(EXTRA)
+    engine.close()
+  })
+
+  it('fails only the op whose statement failed, and commits the others', () => {
+    const engine = new SqliteEngine({
+      path: join(dir, 'c.db'),
+      table: 'e',
+      synchronous: 'FULL',
+      busyTimeoutMs: 0,
+    })
+    const broken = { ...insert('b'), body: null } as unknown as WriteOp
+    expect(engine.write([insert('a'), broken, insert('c')])).toEqual({
+      values: ['inserted', undefined, 'inserted'],
+      errors: [[1, expect.stringMatching(/NOT NULL/)]],
+    })
+    expect(engine.read({ t: 'counts' })).toEqual({ ok: true, value: [{ status: 'pending', n: 2 }] })
     engine.close()
   })
 

@@ -1,12 +1,13 @@
-import type { DatabaseSync } from 'node:sqlite'
-import type {
-  EngineConfig,
-  EngineMessage,
-  EngineReply,
-  OpResult,
-  ReadOp,
-  WriteOp,
-  WriteOutcome,
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import {
+  type EngineConfig,
+  type EngineMessage,
+  type EngineReply,
+  needsSync,
+  type OpResult,
+  type ReadOp,
+  type WriteOp,
+  type WriteOutcome,
 } from './sqlite-protocol.ts'
 import { ensureSchema } from './sqlite-schema.ts'
 import { prepareStatements, type Statements } from './sqlite-statements.ts'
@@ -23,6 +24,12 @@ export class SqliteEngine {
   readonly #durable: string
   /** The connection's `synchronous` now. */
   #synchronous: string
+  /**
+   * BEGIN and COMMIT, prepared once: run as text, each would be parsed again at every commit.
+   * (Not `PRAGMA synchronous`: SQLite applies a pragma when preparing it, not when running it.)
+   */
+  readonly #begin: StatementSync
+  readonly #commit: StatementSync
 
   constructor(config: EngineConfig) {
     // Looked up, not imported: the package must load on a Node without node:sqlite (the store
@@ -34,25 +41,29 @@ export class SqliteEngine {
     this.#synchronous = config.synchronous
     ensureSchema(this.#db, config.table)
     this.#sql = prepareStatements(this.#db, config.table)
+    this.#begin = this.#db.prepare('BEGIN IMMEDIATE')
+    this.#commit = this.#db.prepare('COMMIT')
   }
 
   /** Every op in one transaction, committed once; `failed` when the commit itself failed. */
   write(ops: readonly WriteOp[]): WriteOutcome {
     const db = this.#db
-    const results: OpResult[] = []
+    const values: unknown[] = []
+    const errors: Array<[number, string]> = []
     try {
       this.#syncFor(ops)
-      db.exec('BEGIN IMMEDIATE')
-      for (const op of ops) {
+      this.#begin.run()
+      for (const [i, op] of ops.entries()) {
         // One failing statement (a constraint, say) fails only its own op.
         try {
-          results.push({ ok: true, value: this.#apply(op) })
+          values.push(this.#apply(op))
         } catch (error) {
-          results.push({ ok: false, error: messageOf(error) })
+          values.push(undefined)
+          errors.push([i, messageOf(error)])
         }
       }
-      db.exec('COMMIT')
-      return { results }
+      this.#commit.run()
+      return errors.length === 0 ? { values } : { values, errors }
     } catch (error) {
       try {
         if (db.isTransaction) db.exec('ROLLBACK')
@@ -69,9 +80,7 @@ export class SqliteEngine {
    * largest cost of processing an event. Inserts, requeues and prunes keep the configured level.
    */
   #syncFor(ops: readonly WriteOp[]): void {
-    const wanted = ops.some((op) => op.t === 'insert' || op.t === 'requeue' || op.t === 'prune')
-      ? this.#durable
-      : 'NORMAL'
+    const wanted = ops.some(needsSync) ? this.#durable : 'NORMAL'
     if (wanted === this.#synchronous) return
     this.#db.exec(`PRAGMA synchronous = ${wanted}`)
     this.#synchronous = wanted

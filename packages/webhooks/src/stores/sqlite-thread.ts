@@ -6,7 +6,8 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { respond, SqliteEngine } from './sqlite-engine.ts'
-import type { EngineConfig, EngineMessage, EngineReply } from './sqlite-protocol.ts'
+import type { EngineConfig, EngineReply } from './sqlite-protocol.ts'
+import { fromWire, type WireMessage } from './sqlite-wire.ts'
 
 function serve(port: MessagePort, config: EngineConfig): void {
   let engine: SqliteEngine
@@ -18,7 +19,7 @@ function serve(port: MessagePort, config: EngineConfig): void {
     return
   }
   port.postMessage({ ready: true } satisfies EngineReply)
-  port.on('message', (message: EngineMessage) => port.postMessage(respond(engine, message)))
+  port.on('message', (message: WireMessage) => port.postMessage(respond(engine, fromWire(message))))
 }
 
 if (parentPort) serve(parentPort, workerData as EngineConfig)

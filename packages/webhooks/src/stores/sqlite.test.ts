@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { orderingContract } from '../../test/ordering-contract.ts'
 import { storeContract } from '../../test/store-contract.ts'
 import { sqliteStore } from './sqlite.ts'
+import { SqliteEngine } from './sqlite-engine.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'webhooks-sqlite-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -72,6 +73,48 @@ describe('sqliteStore', () => {
     )
     expect(outcomes.every((o) => o === 'inserted')).toBe(true)
     expect((await store.counts()).pending).toBe(500)
+    await store.close()
+  })
+
+  it('commits a claim made while events arrive with the next insert, in one transaction', async () => {
+    const write = vi.spyOn(SqliteEngine.prototype, 'write')
+    const store = sqliteStore(file(), { thread: 'main' })
+    await store.insert({ key: 'a', eventType: 'X', body: '{}', receivedAt: 1 })
+    const claimed = store.claim({ owner: 'w:1', limit: 10, now: 2, leaseMs: 1000 })
+    // A turn later, when the claim alone would have been sent, the next event arrives.
+    await new Promise((resolve) => setImmediate(resolve))
+    const inserted = store.insert({ key: 'b', eventType: 'X', body: '{}', receivedAt: 3 })
+    expect((await claimed).map((e) => e.key)).toEqual(['a'])
+    expect(await inserted).toBe('inserted')
+    expect(write.mock.calls.map(([ops]) => ops.map((op) => op.t))).toEqual([['insert'], ['claim', 'insert']])
+    // With no event arriving, the claim waits for none: it commits on its own.
+    expect(await store.claim({ owner: 'w:2', limit: 10, now: 4, leaseMs: 1000 })).toMatchObject([
+      { key: 'b' },
+    ])
+    write.mockRestore()
+    await store.close()
+  })
+
+  it('after a commit of several events, waits up to 1 ms to group the next ones', async () => {
+    const write = vi.spyOn(SqliteEngine.prototype, 'write')
+    const store = sqliteStore(file(), { thread: 'main' })
+    const event = (key: string) => ({ key, eventType: 'X', body: '{}', receivedAt: 1 })
+    await Promise.all(['a', 'b', 'c'].map((key) => store.insert(event(key))))
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const d = store.insert(event('d'))
+      // Turns later, before the 1 ms is up, the next event arrives: the same commit takes it.
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve))
+      const e = store.insert(event('e'))
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(write).toHaveBeenCalledTimes(1)
+      vi.advanceTimersByTime(1)
+      expect(await Promise.all([d, e])).toEqual(['inserted', 'inserted'])
+    } finally {
+      vi.useRealTimers()
+    }
+    expect(write.mock.calls.map(([ops]) => ops.length)).toEqual([3, 2])
+    write.mockRestore()
     await store.close()
   })
 

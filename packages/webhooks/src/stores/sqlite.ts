@@ -14,7 +14,14 @@ import type {
 } from '../store.ts'
 import { checkTableName, countsFrom, type EventRow, fromRow } from './rows.ts'
 import { type Channel, mainThreadChannel, workerChannel } from './sqlite-channel.ts'
-import type { EngineConfig, EngineReply, ReadOp, WriteOp, WriteOutcome } from './sqlite-protocol.ts'
+import {
+  type EngineConfig,
+  type EngineReply,
+  needsSync,
+  type ReadOp,
+  type WriteOp,
+  type WriteOutcome,
+} from './sqlite-protocol.ts'
 
 export interface SqliteStoreOptions {
   /**
@@ -45,8 +52,8 @@ export interface SqliteStoreOptions {
  * addon), driven from a worker thread so that a commit's fsync never blocks the event loop.
  *
  * Group commit: every write requested while a commit is in flight (or during one turn of the
- * event loop) goes into the next transaction, committed and fsynced once; each caller's promise
- * settles after its own transaction committed. One process per file is the intended use; several
+ * event loop; under load up to 1 ms, see COMMIT_DELAY_MS) goes into the next transaction,
+ * committed and fsynced once; each caller's promise settles after its own transaction committed. One process per file is the intended use; several
  * receivers on one machine can share a file, at the cost of waiting for each other's commits.
  * For several machines, use `postgresStore`.
  */
@@ -85,6 +92,23 @@ interface QueuedWrite extends Waiter {
   op: WriteOp
 }
 
+/**
+ * While events are arriving (an insert requested in the last ARRIVING_MS), a commit of only
+ * claims, renewals and outcomes waits up to HOLD_MS for the next insert and commits with it:
+ * one transaction and one thread round trip instead of two. At 5,000 events/s the next insert
+ * comes within a fraction of a millisecond; when none comes, the hold ends after HOLD_MS.
+ */
+const HOLD_MS = 2
+const ARRIVING_MS = 50
+/**
+ * Group commit under load: after a commit that stored several events, the next one waits up to
+ * COMMIT_DELAY_MS (as PostgreSQL's `commit_delay`), so that the senders just acknowledged can
+ * send their next events into it. Without the wait, 64 senders split into two groups that take
+ * turns, each commit carrying half of them; with it, one fsync covers all of them, for at most
+ * 1 ms of latency. A lone event (the last commit stored one) is not delayed.
+ */
+const COMMIT_DELAY_MS = 1
+
 const unavailable = (message: string, cause?: unknown) =>
   new WebhookError(`The SQLite store failed: ${message}`, {
     code: 'store_unavailable',
@@ -105,6 +129,14 @@ class SqliteStore implements WebhookStore {
   #nextId = 0
   #writing = false
   #scheduled = false
+  /** The queue holds a write that must be fsynced (an insert, a requeue, a prune). */
+  #queuedSync = false
+  #lastInsertAt = Number.NEGATIVE_INFINITY
+  /** Inserts in the last commit sent (see COMMIT_DELAY_MS). */
+  #lastGroupInserts = 0
+  /** The timer ending a wait (HOLD_MS or COMMIT_DELAY_MS), and when it fires. */
+  #timer: ReturnType<typeof setTimeout> | undefined
+  #timerDue = 0
   #closed = false
   #failure: WebhookError | undefined
   #idle: (() => void) | undefined
@@ -174,6 +206,7 @@ class SqliteStore implements WebhookStore {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    if (this.#timer) this.#send()
     if (this.#queue.length > 0 || this.#writing) await new Promise<void>((resolve) => (this.#idle = resolve))
     if (!this.#failure) {
       await new Promise<void>((resolve) => {
@@ -197,15 +230,43 @@ class SqliteStore implements WebhookStore {
       this.#refused() ??
       new Promise<T>((resolve, reject) => {
         this.#queue.push({ op, resolve: resolve as (value: never) => void, reject })
-        this.#holdWhileAwaited()
-        // While a commit is in flight, writes gather for the next one; otherwise wait one turn so
-        // the requests read in this turn commit together.
-        if (!this.#writing && !this.#scheduled) {
-          this.#scheduled = true
-          setImmediate(() => this.#send())
+        if (needsSync(op)) {
+          this.#queuedSync = true
+          if (op.t === 'insert') this.#lastInsertAt = performance.now()
         }
+        this.#holdWhileAwaited()
+        // While a commit is in flight, writes gather for the next one.
+        this.#schedule(false)
       })
     )
+  }
+
+  /**
+   * Sends the queue when no commit is in flight: after a wait (see HOLD_MS, COMMIT_DELAY_MS),
+   * else `now`, else after this turn (so that the requests read in this turn commit together).
+   */
+  #schedule(now: boolean): void {
+    if (this.#writing || this.#queue.length === 0 || this.#failure) return
+    const wait = this.#closed ? 0 : this.#waitMs()
+    if (wait > 0) {
+      const due = performance.now() + wait
+      if (this.#timer && this.#timerDue <= due) return
+      clearTimeout(this.#timer)
+      this.#timerDue = due
+      this.#timer = setTimeout(() => this.#send(), wait)
+    } else if (now) this.#send()
+    else if (!this.#scheduled) {
+      clearTimeout(this.#timer)
+      this.#timer = undefined
+      this.#scheduled = true
+      setImmediate(() => this.#send())
+    }
+  }
+
+  #waitMs(): number {
+    if (this.#queuedSync) return this.#lastGroupInserts > 1 ? COMMIT_DELAY_MS : 0
+    // Only claims, renewals and outcomes: while events arrive, they can wait for the next insert.
+    return performance.now() - this.#lastInsertAt < ARRIVING_MS ? HOLD_MS : 0
   }
 
   #read<T>(op: ReadOp): Promise<T> {
@@ -223,9 +284,15 @@ class SqliteStore implements WebhookStore {
   /** Sends the queued writes as one transaction. */
   #send(): void {
     this.#scheduled = false
+    clearTimeout(this.#timer)
+    this.#timer = undefined
     if (this.#writing || this.#queue.length === 0 || this.#failure) return
     const group = this.#queue
     this.#queue = []
+    this.#queuedSync = false
+    let inserts = 0
+    for (const { op } of group) if (op.t === 'insert') inserts++
+    this.#lastGroupInserts = inserts
     this.#writing = true
     const id = ++this.#nextId
     this.#waiting.set(id, group)
@@ -240,7 +307,7 @@ class SqliteStore implements WebhookStore {
     }
     const waiter = this.#waiting.get(reply.id)
     this.#waiting.delete(reply.id)
-    if ('results' in reply || 'failed' in reply) this.#committed(waiter as QueuedWrite[], reply)
+    if ('values' in reply || 'failed' in reply) this.#committed(waiter as QueuedWrite[], reply)
     else if ('result' in reply) {
       const one = waiter as Waiter
       if (reply.result.ok) one.resolve(reply.result.value as never)
@@ -256,14 +323,15 @@ class SqliteStore implements WebhookStore {
       const error = unavailable(`could not commit: ${outcome.failed}`)
       for (const one of group) one.reject(error)
     } else {
+      const failed = new Map(outcome.errors)
       for (const [i, one] of group.entries()) {
-        const result = outcome.results[i]!
-        if (result.ok) one.resolve(result.value as never)
-        else one.reject(unavailable(result.error))
+        const error = failed.get(i)
+        if (error === undefined) one.resolve(outcome.values[i] as never)
+        else one.reject(unavailable(error))
       }
     }
-    if (this.#queue.length > 0) this.#send()
-    else this.#idle?.()
+    if (this.#queue.length === 0) this.#idle?.()
+    else this.#schedule(true)
   }
 
   // Keep the process alive only while an answer is awaited.
@@ -280,6 +348,8 @@ class SqliteStore implements WebhookStore {
     this.#waiting.clear()
     this.#queue = []
     this.#writing = false
+    clearTimeout(this.#timer)
+    this.#timer = undefined
     this.#idle?.()
   }
 }

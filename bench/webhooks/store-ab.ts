@@ -1,0 +1,93 @@
+/**
+ * The receive path without HTTP, two builds of @service-sdk/webhooks side by side: 64 callers
+ * push N events through `receiver.receive()` into a fresh sqliteStore (synchronous FULL), then
+ * (PROCESSING=1) the receiver processes them; process CPU per event (main thread, SQLite thread
+ * and GC threads together). The builds alternate in one process, R rounds each, medians: load
+ * from elsewhere on a shared machine hits both alike, so the ratio holds where the µs do not.
+ *
+ *     BASE_DIST=/path/to/other/packages/webhooks/dist node bench/webhooks/store-ab.ts
+ *     BASE_DIST=... PROCESSING=1 N=10000 R=4 node bench/webhooks/store-ab.ts
+ *
+ * BASE_DIST is a built `dist/` of the package at another commit (inside a checkout, so that its
+ * imports resolve), compared with this checkout's build.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+type Webhooks = typeof import('@service-sdk/webhooks')
+const baseDist = process.env.BASE_DIST
+if (!baseDist) throw new Error('BASE_DIST: the dist/ directory of the build to compare with')
+const builds: Array<[string, Webhooks]> = [
+  ['base', (await import(join(baseDist, 'index.js'))) as Webhooks],
+  ['this', await import('@service-sdk/webhooks')],
+]
+const N = Number(process.env.N ?? 10_000)
+const ROUNDS = Number(process.env.R ?? 4)
+const PROCESSING = process.env.PROCESSING === '1'
+const token = 'a'.repeat(43)
+
+let sequence = 0
+/** The bench's event (see webhooks.bench.ts), unique per call. */
+function body(): string {
+  const n = sequence++
+  const id = 1951438207513255936n + BigInt(n)
+  return `{"eventId":"ab-${process.pid}-${n}","eventType":"MATERIAL_DELETED","eventTime":"${1753946860000 + n}","payload":{"materialIds":[${id}],"deleteAction":"RECYCLE","materials":[{"materialId":${id},"name":"hero","materialType":1,"extension":"png","tagIds":[17],"tagNames":["homepage"],"folderIds":[1949870453162360832],"ownerUserId":1673603133161799680,"createUserId":1673603133161799680}]}}`
+}
+
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage()
+  return user + system
+}
+
+async function run(webhooks: Webhooks, file: string): Promise<number> {
+  const receiver = webhooks.createWebhookReceiver({
+    token,
+    store: webhooks.sqliteStore(file),
+    processing: PROCESSING ? {} : false,
+  })
+  receiver.onAny(() => {})
+  const delivery = (text: string) => ({
+    method: 'POST',
+    url: `/webhooks/${token}`,
+    contentType: 'application/json',
+    body: text,
+  })
+  await receiver.receive(delivery(body())) // the thread started, the statements prepared
+  const texts = Array.from({ length: N }, body)
+  const before = cpuMicros()
+  let next = 0
+  const caller = async () => {
+    while (next < N) {
+      const receipt = await receiver.receive(delivery(texts[next++]!))
+      if (receipt.status !== 200) throw new Error(`refused: ${receipt.body}`)
+    }
+  }
+  await Promise.all(Array.from({ length: 64 }, caller))
+  if (PROCESSING) await receiver.drain()
+  const perEvent = (cpuMicros() - before) / N
+  await receiver.close()
+  return perEvent
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'webhooks-store-ab-'))
+const figures = new Map<string, number[]>(builds.map(([name]) => [name, []]))
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, webhooks] of builds)
+      figures.get(name)!.push(await run(webhooks, join(dir, `${name}-${round}.db`)))
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const [base, current] = [median(figures.get('base')!), median(figures.get('this')!)]
+console.log(
+  `receive() + sqliteStore${PROCESSING ? ' + processing' : ''}, ${N} events, 64 callers: CPU per event base ${base.toFixed(1)} µs [${figures
+    .get('base')!
+    .map((v) => v.toFixed(0))
+    .join(', ')}], this ${current.toFixed(1)} µs [${figures
+    .get('this')!
+    .map((v) => v.toFixed(0))
+    .join(', ')}], ratio ${(current / base).toFixed(2)}`,
+)
