@@ -2,10 +2,13 @@ import type { NewEvent } from '../store.ts'
 import type { TableNames } from './postgres-database.ts'
 import type { PgQueryable } from './postgres-pool.ts'
 
-/** One row whatever the batch's size: how many rows were new, and their keys when some were not. */
-interface InsertResult {
+/**
+ * A row of the answer: how many rows were new (the same on every row) and, when some of the batch
+ * existed already, one new key per row; when all or none were new, one row and no key.
+ */
+interface InsertRow {
   inserted: number
-  keys: string[] | null
+  key: string | null
 }
 
 /** A `pg.Pool`'s query with a config object: `name` makes it a prepared statement per connection. */
@@ -13,7 +16,7 @@ type NamedQuery = (config: {
   name: string
   text: string
   values: unknown[]
-}) => Promise<{ rows: InsertResult[] }>
+}) => Promise<{ rows: InsertRow[] }>
 
 /**
  * Joins the bodies of a batch, which PostgreSQL splits again (`string_to_array`). A JSON text
@@ -29,8 +32,8 @@ const SEPARATOR = '\u001e'
  * The multi-row INSERT of a batch. Its text does not depend on the batch (the rows go as arrays
  * through `unnest`), so on a pool the store created it is a named prepared statement: each
  * connection parses it once and the server plans it from its cache. It answers one row, not one
- * per event: the count of new rows, and their keys only when some of the batch existed already
- * (the rare case), so the client reads a row per batch. It notifies listening workers once per
+ * per event: the count of new rows, and the new keys (a row each) only when some of the batch
+ * existed already (the rare case), so the client usually reads a row per batch. It notifies listening workers once per
  * batch that stored something (PostgreSQL delivers it after the commit).
  */
 export class InsertStatement {
@@ -47,11 +50,11 @@ export class InsertStatement {
         SELECT k, t, b, r, r, o FROM unnest($1::text[], $2::text[], ${bodies}, $4::bigint[], $5::text[])
           WITH ORDINALITY AS u(k, t, b, r, o, i) ORDER BY i
         ON CONFLICT (key) DO NOTHING RETURNING key
+      ), stored AS (
+        SELECT count(*)::int AS inserted, CASE WHEN count(*) > 0 THEN pg_notify($6::text, '') END AS notified
+        FROM ins
       )
-      SELECT count(*)::int AS inserted,
-        CASE WHEN count(*) < cardinality($1::text[]) THEN array_agg(key) END AS keys,
-        CASE WHEN count(*) > 0 THEN pg_notify($6::text, '') END AS notified
-      FROM ins`
+      SELECT s.inserted, i.key FROM stored s LEFT JOIN ins i ON s.inserted < cardinality($1::text[])`
     this.#joined = {
       name: named ? `${names.channel}_insert` : undefined,
       text: text('string_to_array($3::text, chr(30))'),
@@ -81,9 +84,11 @@ export class InsertStatement {
     const values = [keys, types, joinable ? bodies.join(SEPARATOR) : bodies, times, orderKeys, this.#channel]
     const { rows } = name
       ? await (pool.query as unknown as NamedQuery).call(pool, { name, text, values })
-      : await pool.query<InsertResult>(text, values)
-    const result = rows[0]
-    if (result?.inserted === n) return 'all'
-    return new Set(result?.keys ?? [])
+      : await pool.query<InsertRow>(text, values)
+    // Number(): a caller's pool may parse integers its own way.
+    if (Number(rows[0]?.inserted) === n) return 'all'
+    const stored = new Set<string>()
+    for (const row of rows) if (row.key !== null) stored.add(row.key)
+    return stored
   }
 }

@@ -23,9 +23,11 @@ function fakeDatabase() {
             error
               ? reject(error)
               : resolve({
-                  rows: [
-                    { inserted: inserted.length, keys: inserted.length < keys.length ? inserted : null },
-                  ],
+                  // As the statement answers: a row per new key when only some were new.
+                  rows:
+                    inserted.length > 0 && inserted.length < keys.length
+                      ? inserted.map((key) => ({ inserted: inserted.length, key }))
+                      : [{ inserted: inserted.length, key: null }],
                   rowCount: 1,
                 }),
         })
@@ -139,6 +141,16 @@ describe('InsertBatcher', () => {
     }
     await expect(given).rejects.toMatchObject({ code: 'store_unavailable' })
     expect(calls).toHaveLength(5)
+  })
+
+  it("reads the count of new rows on a caller's pool that parses integers as strings", async () => {
+    const pool = { query: async () => ({ rows: [{ inserted: '2', key: null }], rowCount: 1 }) }
+    const db = { names: tableNames('t', undefined), pool: async () => pool } as unknown as PgDatabase
+    const batcher = new InsertBatcher(db, { inFlight: 1, rows: 100, fill: 1, queued: 100 })
+    await expect(Promise.all([batcher.insert(event('a')), batcher.insert(event('b'))])).resolves.toEqual([
+      'inserted',
+      'inserted',
+    ])
   })
 
   it('refuses at once past the queue limit instead of piling up', async () => {
