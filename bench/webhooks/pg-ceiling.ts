@@ -6,7 +6,7 @@
  * the local server's (pg-cpu.ts).
  */
 import pg from 'pg'
-import { postgresCpuMicros } from './pg-cpu.ts'
+import { postgresCpuSince, postgresCpuSnapshot } from './pg-cpu.ts'
 
 export async function insertCeiling(options: {
   url: string
@@ -23,7 +23,7 @@ export async function insertCeiling(options: {
   )
   const rows = options.rows ?? 32
   const cpu = process.cpuUsage()
-  const server = postgresCpuMicros()
+  const server = postgresCpuSnapshot()
   const until = Date.now() + options.seconds * 1_000
   let inserted = 0
   const loop = async () => {
@@ -42,13 +42,12 @@ export async function insertCeiling(options: {
   }
   await Promise.all([loop(), loop()])
   const { user, system } = process.cpuUsage(cpu)
-  const serverAfter = postgresCpuMicros()
+  const serverCpu = postgresCpuSince(server)
   await pool.end()
   const stored = Math.max(1, inserted)
   return {
     rate: inserted / options.seconds,
     cpuPerRow: (user + system) / stored,
-    serverCpuPerRow:
-      server === undefined || serverAfter === undefined ? undefined : (serverAfter - server) / stored,
+    serverCpuPerRow: serverCpu === undefined ? undefined : serverCpu / stored,
   }
 }

@@ -10,15 +10,15 @@ import { readdirSync, readFileSync } from 'node:fs'
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
 const TICK_MICROS = 10_000
 
-export function postgresCpuMicros(): number | undefined {
+/** CPU time so far of each postgres process, by pid; `undefined` when none can be read. */
+export function postgresCpuSnapshot(): Map<string, number> | undefined {
   let entries: string[]
   try {
     entries = readdirSync('/proc')
   } catch {
     return undefined
   }
-  let total = 0
-  let seen = false
+  const snapshot = new Map<string, number>()
   for (const pid of entries) {
     if (!/^\d+$/.test(pid)) continue
     let stat: string
@@ -31,10 +31,22 @@ export function postgresCpuMicros(): number | undefined {
     if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue
     // Fields after "pid (comm) ": state is 0, utime 11, stime 12.
     const fields = stat.slice(close + 2).split(' ')
-    total += (Number(fields[11]) + Number(fields[12])) * TICK_MICROS
-    seen = true
+    snapshot.set(pid, (Number(fields[11]) + Number(fields[12])) * TICK_MICROS)
   }
-  return seen ? total : undefined
+  return snapshot.size > 0 ? snapshot : undefined
+}
+
+/**
+ * CPU time the postgres processes spent since `before`: the growth of those still there plus all
+ * of those started since (a process that exited meanwhile takes its last interval with it: short
+ * of the truth by that much, never negative).
+ */
+export function postgresCpuSince(before: Map<string, number> | undefined): number | undefined {
+  const after = postgresCpuSnapshot()
+  if (!before || !after) return undefined
+  let total = 0
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0)
+  return total
 }
 
 /** CPU time of this process (the load generator or the INSERT loop), in microseconds. */

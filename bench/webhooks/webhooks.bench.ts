@@ -25,7 +25,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { pacedLoad } from './paced-load.ts'
 import { insertCeiling } from './pg-ceiling.ts'
-import { ownCpuMicros, postgresCpuMicros } from './pg-cpu.ts'
+import { ownCpuMicros, postgresCpuSince, postgresCpuSnapshot } from './pg-cpu.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -236,9 +236,9 @@ function pacedMany(servers: Running[], rate: number) {
 async function maxMany(servers: Running[]) {
   const before = await Promise.all(servers.map(cpuMicros))
   const loadBefore = ownCpuMicros()
-  const pgBefore = postgresCpuMicros()
+  const pgBefore = postgresCpuSnapshot()
   const figures = await loadMany(servers, { connections: 64, seconds: SECONDS })
-  const pgAfter = postgresCpuMicros()
+  const pgCpu = postgresCpuSince(pgBefore)
   const loadCpu = ownCpuMicros() - loadBefore
   const after = await Promise.all(servers.map(cpuMicros))
   const cpu = after.reduce((a, v, i) => a + v - before[i]!, 0)
@@ -247,8 +247,7 @@ async function maxMany(servers: Running[]) {
     ...figures,
     cpuPerEvent: cpu / events,
     loadCpuPerEvent: loadCpu / events,
-    pgCpuPerEvent:
-      pgBefore === undefined || pgAfter === undefined ? undefined : (pgAfter - pgBefore) / events,
+    pgCpuPerEvent: pgCpu === undefined ? undefined : pgCpu / events,
   }
 }
 
