@@ -2,9 +2,11 @@
  * PostgreSQL's own ceiling on this machine for what a receiver does per event: multi-row INSERTs
  * (`unnest`, ON CONFLICT DO NOTHING, same table and indexes as postgresStore) from two
  * connections in a loop, each a transaction of its own, the rows the bench sends. Also its own
- * CPU time per row (building the rows and the pg client's work), to set beside the receivers'.
+ * CPU time per row (building the rows and the pg client's work), to set beside the receivers', and
+ * the local server's (pg-cpu.ts).
  */
 import pg from 'pg'
+import { postgresCpuSince, postgresCpuSnapshot } from './pg-cpu.ts'
 
 export async function insertCeiling(options: {
   url: string
@@ -13,7 +15,7 @@ export async function insertCeiling(options: {
   body: () => string
   /** Rows per statement: about what group commit gathers under this load. */
   rows?: number
-}): Promise<{ rate: number; cpuPerRow: number }> {
+}): Promise<{ rate: number; cpuPerRow: number; serverCpuPerRow: number | undefined }> {
   const pool = new pg.Pool({ connectionString: options.url, max: 2 })
   const table = `"${options.schema}"."ceiling"`
   await pool.query(
@@ -21,6 +23,7 @@ export async function insertCeiling(options: {
   )
   const rows = options.rows ?? 32
   const cpu = process.cpuUsage()
+  const server = postgresCpuSnapshot()
   const until = Date.now() + options.seconds * 1_000
   let inserted = 0
   const loop = async () => {
@@ -39,6 +42,12 @@ export async function insertCeiling(options: {
   }
   await Promise.all([loop(), loop()])
   const { user, system } = process.cpuUsage(cpu)
+  const serverCpu = postgresCpuSince(server)
   await pool.end()
-  return { rate: inserted / options.seconds, cpuPerRow: (user + system) / Math.max(1, inserted) }
+  const stored = Math.max(1, inserted)
+  return {
+    rate: inserted / options.seconds,
+    cpuPerRow: (user + system) / stored,
+    serverCpuPerRow: serverCpu === undefined ? undefined : serverCpu / stored,
+  }
 }

@@ -25,6 +25,7 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 import { pacedLoad } from './paced-load.ts'
 import { insertCeiling } from './pg-ceiling.ts'
+import { ownCpuMicros, postgresCpuSince, postgresCpuSnapshot } from './pg-cpu.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -138,6 +139,9 @@ async function storedCount(server: Running): Promise<number> {
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number
+/** The median, or undefined when any value is (a figure this machine cannot give). */
+const medianOf = (values: Array<number | undefined>) =>
+  values.every((v) => v !== undefined) ? median(values as number[]) : undefined
 
 /**
  * Both servers run side by side (an idle one costs nothing); runs alternate between them, three
@@ -235,13 +239,26 @@ function pacedMany(servers: Running[], rate: number) {
   return pacedLoad({ urls, rate, seconds: SECONDS, connections: 64, body })
 }
 
-/** Max throughput of the servers together, and their CPU time per acknowledged event (µs). */
+/**
+ * Max throughput of the servers together, and CPU time per acknowledged event (µs): the servers'
+ * (both processes), the load generator's (this process: autocannon) and the local PostgreSQL's.
+ */
 async function maxMany(servers: Running[]) {
   const before = await Promise.all(servers.map(cpuMicros))
+  const loadBefore = ownCpuMicros()
+  const pgBefore = postgresCpuSnapshot()
   const figures = await loadMany(servers, { connections: 64, seconds: SECONDS })
+  const pgCpu = postgresCpuSince(pgBefore)
+  const loadCpu = ownCpuMicros() - loadBefore
   const after = await Promise.all(servers.map(cpuMicros))
   const cpu = after.reduce((a, v, i) => a + v - before[i]!, 0)
-  return { ...figures, cpuPerEvent: cpu / Math.max(1, figures.ok) }
+  const events = Math.max(1, figures.ok)
+  return {
+    ...figures,
+    cpuPerEvent: cpu / events,
+    loadCpuPerEvent: loadCpu / events,
+    pgCpuPerEvent: pgCpu === undefined ? undefined : pgCpu / events,
+  }
 }
 
 /**
@@ -301,12 +318,16 @@ async function measurePostgres() {
       ceiling: ceilingRps,
       ceilings: ceiling.map((c) => Math.round(c.rate)),
       ceilingCpu: median(ceiling.map((c) => c.cpuPerRow)),
+      ceilingPgCpu: medianOf(ceiling.map((c) => c.serverCpuPerRow)),
       alone: median(alone),
       http: median(http.map((m) => m.rps)),
       httpCpu: median(http.map((m) => m.cpuPerEvent)),
+      httpLoadCpu: median(http.map((m) => m.loadCpuPerEvent)),
       rps: receiversRps,
       all: max.map((m) => Math.round(m.rps)),
       cpu: median(max.map((m) => m.cpuPerEvent)),
+      loadCpu: median(max.map((m) => m.loadCpuPerEvent)),
+      pgCpu: medianOf(max.map((m) => m.pgCpuPerEvent)),
       rate,
       paced: {
         rps: median(paced.map((p) => p.achieved)),
@@ -411,6 +432,7 @@ if (PARTS.includes('pg') && (await pgReachable())) {
       `| ${fmt(p.own.rate)} req/s offered (60% of the receivers' own max): achieved / p50 / p99 ms | | ${fmt(p.own.achieved)} / ${p.own.p50} / ${p.own.p99} | |`,
     )
   console.log(`| non-2xx or errors | | ${p.bad} | |`)
+  printBudget(p)
   console.log(
     `per run: ceiling ${p.ceilings.join(', ')}; receivers ${p.all.join(', ')}; paced p99 ${p.p99s.join(', ')} ms`,
   )
@@ -427,6 +449,33 @@ if (PARTS.includes('pg') && (await pgReachable())) {
   )
 } else if (PARTS.includes('pg')) {
   console.log(`\nPostgreSQL not reachable at ${PG_URL}: its part of the benchmark was skipped.`)
+}
+
+/**
+ * Everything runs on one machine, so what limits a CPU-bound run is the CPU time of every process
+ * per event: the INSERT loop's client and PostgreSQL; the load generator, both receivers and
+ * PostgreSQL. The ratio of those sums is the ratio the receivers could reach against the loop if
+ * both used every core (load-robust, unlike throughput). HTTP alone (load generator + no-op
+ * servers + the PostgreSQL work of the loop) bounds any receiver on this machine whatever its store.
+ */
+function printBudget(p: Awaited<ReturnType<typeof measurePostgres>>) {
+  if (p.ceilingPgCpu === undefined || p.pgCpu === undefined) return
+  const loop = p.ceilingCpu + p.ceilingPgCpu
+  const receivers = p.loadCpu + p.cpu + p.pgCpu
+  const httpBound = p.httpLoadCpu + p.httpCpu + p.ceilingPgCpu
+  console.log(
+    `\nCPU per event on the whole machine, µs (medians; PostgreSQL's includes any other client of the same server):`,
+  )
+  console.log(`| path | load generator | client / receivers | PostgreSQL | sum |`)
+  console.log('|---|---|---|---|---|')
+  console.log(`| INSERT loop | | ${fmt(p.ceilingCpu)} | ${fmt(p.ceilingPgCpu)} | ${fmt(loop)} |`)
+  console.log(`| 2 receivers | ${fmt(p.loadCpu)} | ${fmt(p.cpu)} | ${fmt(p.pgCpu)} | ${fmt(receivers)} |`)
+  console.log(
+    `| HTTP alone + the loop's PostgreSQL work | ${fmt(p.httpLoadCpu)} | ${fmt(p.httpCpu)} (no-op) | ${fmt(p.ceilingPgCpu)} | ${fmt(httpBound)} |`,
+  )
+  console.log(
+    `CPU-bound ratios against the loop: receivers ${fmt(loop / receivers, 2)}x; any receiver on this machine (HTTP alone, a store costing nothing) at most ${fmt(loop / httpBound, 2)}x`,
+  )
 }
 
 if (PARTS.includes('ordering') && process.env.BENCH_ORDERING !== '0') await import('./ordering.ts')

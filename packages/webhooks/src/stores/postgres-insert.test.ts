@@ -22,7 +22,14 @@ function fakeDatabase() {
           answer: ({ keys: inserted = keys, error }) =>
             error
               ? reject(error)
-              : resolve({ rows: inserted.map((key) => ({ key })), rowCount: inserted.length }),
+              : resolve({
+                  // As the statement answers: a row per new key when only some were new.
+                  rows:
+                    inserted.length > 0 && inserted.length < keys.length
+                      ? inserted.map((key) => ({ inserted: inserted.length, key }))
+                      : [{ inserted: inserted.length, key: null }],
+                  rowCount: 1,
+                }),
         })
       }),
   }
@@ -41,7 +48,7 @@ const turn = () => new Promise((resolve) => setImmediate(resolve))
 describe('InsertBatcher', () => {
   it('sends what arrives in one turn as one batch, and keeps at most inFlight batches running', async () => {
     const { db, calls } = fakeDatabase()
-    const batcher = new InsertBatcher(db, { inFlight: 2, rows: 3, queued: 100 })
+    const batcher = new InsertBatcher(db, { inFlight: 2, rows: 3, fill: 3, queued: 100 })
     const outcomes = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((key) => batcher.insert(event(key)))
     await turn()
     expect(calls.map((c) => c.keys)).toEqual([
@@ -50,18 +57,55 @@ describe('InsertBatcher', () => {
     ])
     calls[0]!.answer({ keys: ['a', 'c'] })
     await expect(Promise.all(outcomes.slice(0, 3))).resolves.toEqual(['inserted', 'duplicate', 'inserted'])
-    // A slot freed: the rest goes.
+    // A slot freed, but one request (fewer than `fill`) waits while a batch is in flight.
+    await turn()
+    expect(calls).toHaveLength(2)
+    calls[1]!.answer({})
     await turn()
     expect(calls.map((c) => c.keys)).toEqual([['a', 'b', 'c'], ['d', 'e', 'f'], ['g']])
-    calls[1]!.answer({})
     calls[2]!.answer({})
     await expect(Promise.all(outcomes)).resolves.toHaveLength(7)
     await batcher.idle()
   })
 
+  it('while a batch is in flight, starts another only once `fill` requests wait', async () => {
+    const { db, calls } = fakeDatabase()
+    const batcher = new InsertBatcher(db, { inFlight: 4, rows: 100, fill: 3, queued: 100 })
+    const first = batcher.insert(event('a'))
+    await turn()
+    const few = ['b', 'c'].map((key) => batcher.insert(event(key)))
+    await turn()
+    // Two waiting: they wait for the batch in flight.
+    expect(calls.map((c) => c.keys)).toEqual([['a']])
+    const more = ['d', 'e'].map((key) => batcher.insert(event(key)))
+    await turn()
+    // Four waiting: a second batch goes while the first is still in flight.
+    expect(calls.map((c) => c.keys)).toEqual([['a'], ['b', 'c', 'd', 'e']])
+    const last = batcher.insert(event('f'))
+    await turn()
+    expect(calls).toHaveLength(2)
+    calls[0]!.answer({})
+    await expect(first).resolves.toBe('inserted')
+    await turn()
+    expect(calls).toHaveLength(2)
+    calls[1]!.answer({ keys: ['b', 'e'] })
+    await expect(Promise.all([...few, ...more])).resolves.toEqual([
+      'inserted',
+      'duplicate',
+      'duplicate',
+      'inserted',
+    ])
+    // No batch in flight: what waits goes, however little.
+    await turn()
+    expect(calls.map((c) => c.keys)).toEqual([['a'], ['b', 'c', 'd', 'e'], ['f']])
+    calls[2]!.answer({})
+    await expect(last).resolves.toBe('inserted')
+    await batcher.idle()
+  })
+
   it('does not send a key already on its way: the second request is a duplicate, or gets the same failure', async () => {
     const { db, calls } = fakeDatabase()
-    const batcher = new InsertBatcher(db, { inFlight: 4, rows: 100, queued: 100 })
+    const batcher = new InsertBatcher(db, { inFlight: 4, rows: 100, fill: 1, queued: 100 })
     const first = batcher.insert(event('a'))
     await turn()
     const twin = batcher.insert(event('a'))
@@ -82,7 +126,7 @@ describe('InsertBatcher', () => {
 
   it('sends a batch again when PostgreSQL ended it to break a deadlock (40P01), at most three times', async () => {
     const { db, calls } = fakeDatabase()
-    const batcher = new InsertBatcher(db, { inFlight: 1, rows: 100, queued: 100 })
+    const batcher = new InsertBatcher(db, { inFlight: 1, rows: 100, fill: 1, queued: 100 })
     const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' })
     const retried = batcher.insert(event('a'))
     await turn()
@@ -99,9 +143,19 @@ describe('InsertBatcher', () => {
     expect(calls).toHaveLength(5)
   })
 
+  it("reads the count of new rows on a caller's pool that parses integers as strings", async () => {
+    const pool = { query: async () => ({ rows: [{ inserted: '2', key: null }], rowCount: 1 }) }
+    const db = { names: tableNames('t', undefined), pool: async () => pool } as unknown as PgDatabase
+    const batcher = new InsertBatcher(db, { inFlight: 1, rows: 100, fill: 1, queued: 100 })
+    await expect(Promise.all([batcher.insert(event('a')), batcher.insert(event('b'))])).resolves.toEqual([
+      'inserted',
+      'inserted',
+    ])
+  })
+
   it('refuses at once past the queue limit instead of piling up', async () => {
     const { db } = fakeDatabase()
-    const batcher = new InsertBatcher(db, { inFlight: 1, rows: 1, queued: 2 })
+    const batcher = new InsertBatcher(db, { inFlight: 1, rows: 1, fill: 1, queued: 2 })
     void batcher.insert(event('a'))
     void batcher.insert(event('b'))
     await expect(batcher.insert(event('c'))).rejects.toMatchObject({

@@ -1,6 +1,7 @@
 import { WebhookError } from '../errors.ts'
 import type { NewEvent } from '../store.ts'
 import type { PgDatabase } from './postgres-database.ts'
+import { InsertStatement } from './postgres-insert-statement.ts'
 
 type Outcome = 'inserted' | 'duplicate'
 
@@ -17,6 +18,12 @@ export interface BatchLimits {
   inFlight: number
   /** Rows per statement at most. */
   rows: number
+  /**
+   * While a batch is in flight, another starts only once this many requests wait; fewer wait for
+   * a batch to finish and go with the next one. Each statement and its commit cost PostgreSQL and
+   * this process a fixed amount of CPU, so under load fewer, larger batches store more events.
+   */
+  fill: number
   /** Requests waiting beyond this many are refused at once (503) instead of piling up while the database stalls. */
   queued: number
 }
@@ -27,9 +34,10 @@ const DEADLOCK = '40P01'
 /**
  * Group commit with several batches in flight. Requests that arrive during one turn of the event
  * loop go together as one multi-row `INSERT ... ON CONFLICT DO NOTHING` (one commit, one fsync
- * for all); up to `inFlight` such statements run at once, so the database's commits overlap
- * instead of each process waiting for its previous one. The statement also notifies listening
- * workers (folded by PostgreSQL into one notification per commit).
+ * for all). When requests pile up behind a batch in flight, up to `inFlight` statements run at
+ * once, so the database's commits overlap instead of each process waiting for its previous one;
+ * a few requests wait for the batch in flight instead, so that batches stay large (see `fill`).
+ * The statement also notifies listening workers, once per batch (postgres-insert-statement.ts).
  *
  * A key already queued or in flight in this process is not sent again: its request waits for
  * the first one and is a duplicate. Batches in flight at once each keep their arrival order, so
@@ -39,6 +47,7 @@ const DEADLOCK = '40P01'
 export class InsertBatcher {
   readonly #db: PgDatabase
   readonly #limits: BatchLimits
+  readonly #statement: InsertStatement
   #queue: Pending[] = []
   readonly #byKey = new Map<string, Pending>()
   #scheduled = false
@@ -48,6 +57,9 @@ export class InsertBatcher {
   constructor(db: PgDatabase, limits: BatchLimits) {
     this.#db = db
     this.#limits = limits
+    // Named (prepared once per connection) only on the pool the store created: a caller's pool
+    // may be anything with `query(text, values)`.
+    this.#statement = new InsertStatement(db.names, db.settings !== undefined)
   }
 
   insert(event: NewEvent): Promise<Outcome> {
@@ -88,7 +100,11 @@ export class InsertBatcher {
   }
 
   #flush(): void {
-    while (this.#inFlight < this.#limits.inFlight && this.#queue.length > 0) {
+    const { inFlight, fill } = this.#limits
+    while (
+      this.#queue.length > 0 &&
+      (this.#inFlight === 0 || (this.#inFlight < inFlight && this.#queue.length >= fill))
+    ) {
       const group = this.#queue.splice(0, this.#limits.rows)
       this.#inFlight++
       void this.#send(group).finally(() => {
@@ -100,7 +116,7 @@ export class InsertBatcher {
   }
 
   async #send(group: Pending[]): Promise<void> {
-    let inserted: Set<string> | undefined
+    let inserted: Set<string> | 'all' | undefined
     let failure: unknown
     try {
       inserted = await this.#insertRows(group.map((p) => p.event))
@@ -112,7 +128,7 @@ export class InsertBatcher {
       // The requests for the same key that waited for this one: duplicates, or the same failure.
       const twins = p.twins ?? []
       if (inserted) {
-        p.resolve(inserted.has(p.event.key) ? 'inserted' : 'duplicate')
+        p.resolve(inserted === 'all' || inserted.has(p.event.key) ? 'inserted' : 'duplicate')
         for (const twin of twins) twin.resolve('duplicate')
       } else {
         p.reject(failure)
@@ -121,29 +137,12 @@ export class InsertBatcher {
     }
   }
 
-  /** The keys this statement inserted (the others existed already). */
-  async #insertRows(events: NewEvent[]): Promise<Set<string>> {
-    const { name, channel } = this.#db.names
-    const text = `WITH ins AS (
-        INSERT INTO ${name} (key, event_type, body, received_at, next_attempt_at, order_key)
-        SELECT k, t, b, r, r, o FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $6::text[])
-          WITH ORDINALITY AS u(k, t, b, r, o, i) ORDER BY i
-        ON CONFLICT (key) DO NOTHING RETURNING key
-      )
-      SELECT key, pg_notify($5, '') FROM ins`
-    const values = [
-      events.map((e) => e.key),
-      events.map((e) => e.eventType),
-      events.map((e) => e.body),
-      events.map((e) => e.receivedAt),
-      channel,
-      events.map((e) => e.orderKey ?? null),
-    ]
+  /** The keys this statement inserted (the others existed already), or `all`. */
+  async #insertRows(events: NewEvent[]): Promise<Set<string> | 'all'> {
     const pool = await this.#db.pool()
     for (let attempt = 1; ; attempt++) {
       try {
-        const { rows } = await pool.query<{ key: string }>(text, values)
-        return new Set(rows.map((r) => r.key))
+        return await this.#statement.run(pool, events)
       } catch (error) {
         // Another process inserting some of the same new keys in another order: PostgreSQL ended
         // one of the two statements (nothing of it was stored); run it again.

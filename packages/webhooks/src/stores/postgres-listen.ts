@@ -1,11 +1,21 @@
+import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from '@service-sdk/core/internal'
 import type { PgDatabase } from './postgres-database.ts'
 import { createClient, type PgClient } from './postgres-pool.ts'
 
 /** How often the listening connection is checked (a black-holed one never reports an error). */
 const CHECK_MS = 10_000
 const CHECK_TIMEOUT_MS = 5_000
-const FIRST_BACKOFF_MS = 250
-const MAX_BACKOFF_MS = 5_000
+/**
+ * Reopening a lost listening connection: core's backoff (doubling from 250 ms up to 5 s, with
+ * jitter, so workers that lost the database together do not come back together), never giving
+ * up: polling finds the events meanwhile.
+ */
+export const RECONNECT: RetryPolicy = {
+  ...DEFAULT_RETRY,
+  maxRetries: Number.POSITIVE_INFINITY,
+  initialDelayMs: 250,
+  maxDelayMs: 5_000,
+}
 
 /** The store's listeners (one per started worker), closed with the store. */
 export class Subscriptions {
@@ -23,7 +33,7 @@ export class Subscriptions {
     const open = settings ? () => createClient(settings) : pool.connect?.bind(pool)
     // Without a way to open a dedicated connection, nothing is listened to: polling finds the events.
     if (!open) return async () => {}
-    const listener = new Listener(open, this.#db.names.channel, wake)
+    const listener = new Listener({ open, channel: this.#db.names.channel, wake })
     this.#listeners.add(listener)
     await listener.connect()
     return async () => {
@@ -38,25 +48,36 @@ export class Subscriptions {
   }
 }
 
+export interface ListenerOptions {
+  open: () => Promise<PgClient>
+  channel: string
+  wake: () => void
+  /** For tests: the jitter of the reconnect backoff. */
+  random?: () => number
+}
+
 /**
  * LISTEN on a connection of its own and call `wake` on every notification. A lost connection is
- * opened again (backing off up to 5 s), and `wake` is called once it is back, since
+ * opened again (after `RECONNECT`'s backoff), and `wake` is called once it is back, since
  * notifications sent meanwhile are gone.
  */
-class Listener {
+export class Listener {
   readonly #open: () => Promise<PgClient>
   readonly #channel: string
   readonly #wake: () => void
+  readonly #random: () => number
   #client: PgClient | undefined
   #stopped = false
-  #backoff = FIRST_BACKOFF_MS
+  /** Reconnects in a row that did not get to LISTEN: the backoff's retry number. */
+  #failures = 0
   #retry: ReturnType<typeof setTimeout> | undefined
   #check: ReturnType<typeof setInterval> | undefined
 
-  constructor(open: () => Promise<PgClient>, channel: string, wake: () => void) {
-    this.#open = open
-    this.#channel = channel
-    this.#wake = wake
+  constructor(options: ListenerOptions) {
+    this.#open = options.open
+    this.#channel = options.channel
+    this.#wake = options.wake
+    this.#random = options.random ?? Math.random
   }
 
   async connect(): Promise<void> {
@@ -78,7 +99,7 @@ class Listener {
       this.#drop(client)
       return
     }
-    this.#backoff = FIRST_BACKOFF_MS
+    this.#failures = 0
     this.#check = setInterval(() => this.#probe(client), CHECK_MS)
     this.#check.unref?.()
     this.#wake()
@@ -112,9 +133,9 @@ class Listener {
 
   #schedule(): void {
     if (this.#stopped) return
-    this.#retry = setTimeout(() => void this.connect(), this.#backoff)
+    const delay = backoffDelay(this.#failures++, RECONNECT, undefined, this.#random) ?? RECONNECT.maxDelayMs
+    this.#retry = setTimeout(() => void this.connect(), delay)
     this.#retry.unref?.()
-    this.#backoff = Math.min(this.#backoff * 2, MAX_BACKOFF_MS)
   }
 }
 

@@ -50,6 +50,36 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
     }
   })
 
+  it('stores every body of a batch byte for byte, whatever it holds, and answers duplicates within it', async () => {
+    const bodies = [
+      '{"a":"quote \\" backslash \\\\ comma , braces {} NULL"}',
+      '{"b":"ünïcödé 😀","c":[1,2,3]}',
+      '\n\t{ "spaced" : true }\r\n',
+      // Not JSON a receiver would store, but the store must not split it: the batch goes another way.
+      '{"d":"record\u001eseparator"}',
+      '{}',
+    ]
+    for (const store of [
+      postgresStore(postgres.url, { schema, table: table() }),
+      postgresStore(admin, { schema, table: table() }),
+    ]) {
+      await store.insert({ key: 'old', eventType: 'X', body: '{}', receivedAt: 1 })
+      for (const batch of [bodies, bodies.filter((b) => !b.includes('\u001e'))]) {
+        const prefix = `${batch.length}-`
+        const outcomes = await Promise.all([
+          ...batch.map((body, i) =>
+            store.insert({ key: `${prefix}${i}`, eventType: 'X', body, receivedAt: 2, orderKey: `o${i}` }),
+          ),
+          store.insert({ key: 'old', eventType: 'X', body: '{}', receivedAt: 2 }),
+        ])
+        expect(outcomes).toEqual([...batch.map(() => 'inserted'), 'duplicate'])
+        for (const [i, body] of batch.entries())
+          expect(await store.get(`${prefix}${i}`)).toMatchObject({ body, orderKey: `o${i}`, receivedAt: 2 })
+      }
+      await store.close()
+    }
+  })
+
   it('adds the order_key column to a table made before order keys existed, keeping its events', async () => {
     const old = table()
     await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}";

@@ -14,6 +14,8 @@ export type { PgClient, PgQueryable } from './postgres-pool.ts'
 const MAX_QUEUED_INSERTS = 10_000
 /** Rows in one multi-row INSERT at most. */
 const MAX_BATCH_ROWS = 500
+/** Requests waiting before a second batch starts while one is in flight (see BatchLimits.fill). */
+const BATCH_FILL = 32
 
 export interface PostgresStoreOptions {
   /** Default `webhook_events`. */
@@ -57,6 +59,7 @@ export function postgresStore(
   const batcher = new InsertBatcher(db, {
     inFlight: options.insertsInFlight ?? 4,
     rows: MAX_BATCH_ROWS,
+    fill: BATCH_FILL,
     queued: MAX_QUEUED_INSERTS,
   })
   const claimer = new Claimer(db)

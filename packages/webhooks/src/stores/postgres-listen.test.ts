@@ -1,0 +1,85 @@
+// The listening connection's reconnects, on a stand-in for the database (the real one is exercised
+// by postgres.test.ts, "through the database faults").
+import { backoffDelay } from '@service-sdk/core/internal'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { Listener, RECONNECT } from './postgres-listen.ts'
+import type { PgClient } from './postgres-pool.ts'
+
+/** A connection whose 'error' the test can raise. */
+function fakeClient() {
+  const listeners = new Map<string, (arg?: unknown) => void>()
+  const client: PgClient & { fail(): void } = {
+    query: async () => ({ rows: [], rowCount: 0 }),
+    on: (event, listener) => listeners.set(event, listener),
+    release: () => {},
+    fail: () => listeners.get('error')?.(new Error('terminating connection')),
+  }
+  return client
+}
+
+describe('Listener reconnects', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it("waits core's backoffDelay under the RECONNECT policy between attempts, and starts over once listening", async () => {
+    const start = Date.now()
+    const opened: number[] = []
+    let refusals = 6
+    let client = fakeClient()
+    const wake = vi.fn()
+    const listener = new Listener({
+      channel: 'c',
+      wake,
+      random: () => 0,
+      open: async () => {
+        opened.push(Date.now() - start)
+        if (refusals-- > 0) throw new Error('connection refused')
+        client = fakeClient()
+        return client
+      },
+    })
+    await listener.connect()
+    await vi.advanceTimersByTimeAsync(60_000)
+    // Jittered doubling from 250 ms, capped at 5 s: with no jitter drawn, half of each ceiling.
+    const delays = [0, 1, 2, 3, 4, 5].map((retry) => backoffDelay(retry, RECONNECT, undefined, () => 0)!)
+    expect(delays).toEqual([125, 250, 500, 1_000, 2_000, 2_500])
+    expect(opened.slice(1).map((at, i) => at - opened[i]!)).toEqual(delays)
+    expect(wake).toHaveBeenCalledTimes(1)
+
+    // Listening again resets the backoff: the next loss waits the first delay again.
+    const lostAt = Date.now() - start
+    client.fail()
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(opened.at(-1)! - lostAt).toBe(125)
+    expect(wake).toHaveBeenCalledTimes(2)
+    await listener.stop()
+  })
+
+  it('draws the jitter: a whole ceiling at most, never more than 5 s', async () => {
+    const start = Date.now()
+    const opened: number[] = []
+    const listener = new Listener({
+      channel: 'c',
+      wake: () => {},
+      random: () => 0.999,
+      open: async () => {
+        opened.push(Date.now() - start)
+        throw new Error('connection refused')
+      },
+    })
+    await listener.connect()
+    await vi.advanceTimersByTimeAsync(30_000)
+    await listener.stop()
+    const gaps = opened.slice(1).map((at, i) => at - opened[i]!)
+    expect(gaps.slice(0, 3)).toEqual([250, 500, 1_000])
+    expect(Math.max(...gaps)).toBe(4_998)
+    // Stopped: no attempt after it.
+    const attempts = opened.length
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(opened).toHaveLength(attempts)
+  })
+})
