@@ -482,6 +482,48 @@ describe('processing', () => {
     expect((await receiver.events.counts()).done).toBe(3)
   })
 
+  it('claims again once outcomes are requested, before they commit, on a store whose writes apply in order', async () => {
+    const inner = memoryStoreForTests()
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let unrecorded = 0
+    let claimsBehindOutcomes = 0
+    // A commit in flight: outcomes wait for it, and a claim requested after them waits behind
+    // them (as SQLite applies one queue in order), so it sees them.
+    const store: WebhookStore = {
+      ...inner,
+      writesInOrder: true,
+      settle: async (...args) => {
+        unrecorded++
+        await gate
+        return inner.settle(...args)
+      },
+      claim: async (options) => {
+        if (unrecorded > 0) {
+          claimsBehindOutcomes++
+          await gate
+        }
+        return inner.claim(options)
+      },
+    }
+    const { receiver } = setup({ store, processing: { concurrency: 1 } })
+    const ran: string[] = []
+    receiver.onAny((_event, { key }) => void ran.push(key))
+    for (let i = 0; i < 6; i++)
+      await post(receiver, token, S.deletedRecycle.replace('evt_deleted_1', `evt_${i}`))
+    const draining = receiver.drain()
+    // The whole first batch (4 × concurrency) runs; the next claim joins its outcomes' commit.
+    await vi.waitFor(() => expect(claimsBehindOutcomes).toBe(1))
+    expect(ran).toHaveLength(4)
+    expect(unrecorded).toBe(4)
+    release()
+    await draining
+    expect(ran).toHaveLength(6)
+    expect((await receiver.events.counts()).done).toBe(6)
+  })
+
   it('keeps claiming when events arrive while every worker is busy (no drain)', async () => {
     const store = memoryStoreForTests()
     const receiver = createWebhookReceiver({

@@ -15,6 +15,12 @@ import { isActive, type WorkerState } from './state.ts'
  * Events between their start and their recorded outcome stay at most twice `concurrency`, so a
  * crash interrupts no more runs than before this split (the handlers running, plus as many whose
  * outcome was not yet committed).
+ *
+ * On a store whose writes apply in request order (`writesInOrder`: SQLite), an event is counted
+ * until its outcome is requested instead: a claim requested after that sees the outcome, so it
+ * joins the outcomes' commit (one commit per batch instead of one claim commit plus one per
+ * `concurrency` outcomes). The runs a crash can interrupt are then those of one commit: the
+ * events whose outcome it carried, plus at most twice `concurrency` running.
  */
 export function pump(w: WorkerState): Promise<number> {
   if (w.pumping) {
@@ -74,40 +80,59 @@ async function claimWhileRoom(w: WorkerState): Promise<number> {
   return total
 }
 
-/** A free slot, and fewer than twice `concurrency` events between their start and their recorded outcome. */
+/** A free slot, and fewer than twice `concurrency` events open (started, outcome not yet released). */
 function hasRoom(w: WorkerState): boolean {
-  return w.handlersRunning < w.settings.concurrency && w.inFlight.size < w.settings.concurrency * 2
+  return w.handlersRunning < w.settings.concurrency && w.open < w.settings.concurrency * 2
 }
 
 /** Claimed events run even while stopping: they are leased to this worker. */
 export function startBuffered(w: WorkerState): void {
   while (hasRoom(w) && w.buffered.length > 0) {
     const { event, owner } = w.buffered.shift()!
-    const slot = { held: true }
+    const slot: Slot = { held: true, open: true }
     w.handlersRunning++
-    const task = runClaimed(w, event, owner, () => freeSlot(w, slot))
+    w.open++
+    const task = runClaimed(w, event, owner, {
+      handlerDone: () => freeSlot(w, slot),
+      outcomeQueued: () => {
+        if (w.store.writesInOrder) release(w, slot)
+      },
+    })
     w.inFlight.add(task)
     task.finally(() => {
       w.inFlight.delete(task)
       freeSlot(w, slot)
-      next(w)
+      release(w, slot)
     })
   }
 }
 
+/** One started event: its handler slot (`held`), and whether it still counts as open. */
+interface Slot {
+  held: boolean
+  open: boolean
+}
+
 /**
  * The handler returned (or never ran): the next claimed event can start while this one's outcome
- * is recorded. Claiming more waits for that outcome (the task's end): a claim sent before it
- * would not see the event done, and with ordering per key would skip its successor.
+ * is recorded. Claiming more waits for that outcome (`release`): a claim sent before it would
+ * not see the event done, and with ordering per key would skip its successor.
  */
-function freeSlot(w: WorkerState, slot: { held: boolean }): void {
+function freeSlot(w: WorkerState, slot: Slot): void {
   if (!slot.held) return
   slot.held = false
   w.handlersRunning--
   startBuffered(w)
 }
 
-function next(w: WorkerState): void {
+/**
+ * The event's outcome is recorded, or (`writesInOrder`) requested: a claim sent now sees it, so
+ * the loop may claim again.
+ */
+function release(w: WorkerState, slot: Slot): void {
+  if (!slot.open) return
+  slot.open = false
+  w.open--
   if (isActive(w)) void pump(w)
   else startBuffered(w)
 }
