@@ -16,11 +16,12 @@ import { isActive, type WorkerState } from './state.ts'
  * crash interrupts no more runs than before this split (the handlers running, plus as many whose
  * outcome was not yet committed).
  *
- * On a store whose writes apply in request order (`writesInOrder`: SQLite), an event is counted
- * until its outcome is requested instead: a claim requested after that sees the outcome, so it
- * joins the outcomes' commit (one commit per batch instead of one claim commit plus one per
- * `concurrency` outcomes). The runs a crash can interrupt are then those of one commit: the
- * events whose outcome it carried, plus at most twice `concurrency` running.
+ * Claiming again waits for the outcomes of what ran: a claim that did not see an event done
+ * would, with ordering per key, skip its successor. On a store whose writes apply in request
+ * order (`writesInOrder`: SQLite), a claim requested after an outcome sees it, so the claim is
+ * requested once the outcomes are (not committed) and joins their commit: a batch of 4 x
+ * `concurrency` takes two commits instead of about five. Starting events still waits for
+ * commits, so the bound above holds.
  */
 export function pump(w: WorkerState): Promise<number> {
   if (w.pumping) {
@@ -55,7 +56,7 @@ async function claimWhileRoom(w: WorkerState): Promise<number> {
   const { concurrency } = w.settings
   const batchSize = concurrency * 4
   let total = 0
-  while (isActive(w) && hasRoom(w) && w.buffered.length === 0) {
+  while (isActive(w) && canClaim(w) && w.buffered.length === 0) {
     if (w.draining === 0 && shouldYield(w.ingest, w.ingestBusy)) {
       resumeAfterYield(w.ingest, () => {
         if (isActive(w)) void pump(w)
@@ -80,14 +81,19 @@ async function claimWhileRoom(w: WorkerState): Promise<number> {
   return total
 }
 
-/** A free slot, and fewer than twice `concurrency` events open (started, outcome not yet released). */
-function hasRoom(w: WorkerState): boolean {
+/** A free slot, and fewer than twice `concurrency` events between their start and their recorded outcome. */
+function canStart(w: WorkerState): boolean {
+  return w.handlersRunning < w.settings.concurrency && w.inFlight.size < w.settings.concurrency * 2
+}
+
+/** As `canStart`, counting events until their outcome is released (see `release`) rather than recorded. */
+function canClaim(w: WorkerState): boolean {
   return w.handlersRunning < w.settings.concurrency && w.open < w.settings.concurrency * 2
 }
 
 /** Claimed events run even while stopping: they are leased to this worker. */
 export function startBuffered(w: WorkerState): void {
-  while (hasRoom(w) && w.buffered.length > 0) {
+  while (canStart(w) && w.buffered.length > 0) {
     const { event, owner } = w.buffered.shift()!
     const slot: Slot = { held: true, open: true }
     w.handlersRunning++
@@ -103,6 +109,7 @@ export function startBuffered(w: WorkerState): void {
       w.inFlight.delete(task)
       freeSlot(w, slot)
       release(w, slot)
+      next(w)
     })
   }
 }
@@ -133,6 +140,11 @@ function release(w: WorkerState, slot: Slot): void {
   if (!slot.open) return
   slot.open = false
   w.open--
+  if (isActive(w)) void pump(w)
+}
+
+/** The event's outcome is recorded: room to start the next buffered one, or to claim more. */
+function next(w: WorkerState): void {
   if (isActive(w)) void pump(w)
   else startBuffered(w)
 }

@@ -57,7 +57,7 @@ export interface WorkerState extends WorkerInit {
   readonly inFlight: Set<Promise<void>>
   /**
    * Events started whose outcome is not yet recorded, or on a `writesInOrder` store not yet
-   * requested: what the claim loop waits for (see claim-loop.ts).
+   * requested: what claiming again waits for (see claim-loop.ts).
    */
   open: number
   /** Handlers running now: what `concurrency` limits. */
