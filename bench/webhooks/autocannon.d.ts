@@ -12,6 +12,7 @@ declare module 'autocannon' {
     connections?: number
     duration?: number
     overallRate?: number
+    body?: string
     requests?: Array<{ setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }>
   }
   interface Result {

@@ -2,11 +2,13 @@
  * The receive path without HTTP, two builds of @service-sdk/webhooks side by side: 64 callers
  * push N events through `receiver.receive()` into a fresh sqliteStore (synchronous FULL), then
  * (PROCESSING=1) the receiver processes them; process CPU per event (main thread, SQLite thread
- * and GC threads together). The builds alternate in one process, R rounds each, medians: load
+ * and GC threads together); PROCESSING=drain stores all N first and measures only their processing
+ * (`drain()`). The builds alternate in one process, R rounds each, medians: load
  * from elsewhere on a shared machine hits both alike, so the ratio holds where the µs do not.
  *
  *     BASE_DIST=/path/to/other/packages/webhooks/dist node bench/webhooks/store-ab.ts
  *     BASE_DIST=... PROCESSING=1 N=10000 R=4 node bench/webhooks/store-ab.ts
+ *     BASE_DIST=... PROCESSING=drain R=7 node bench/webhooks/store-ab.ts
  *
  * BASE_DIST is a built `dist/` of the package at another commit (inside a checkout, so that its
  * imports resolve), compared with this checkout's build.
@@ -24,7 +26,8 @@ const builds: Array<[string, Webhooks]> = [
 ]
 const N = Number(process.env.N ?? 10_000)
 const ROUNDS = Number(process.env.R ?? 4)
-const PROCESSING = process.env.PROCESSING === '1'
+const PROCESSING = process.env.PROCESSING === '1' || process.env.PROCESSING === 'drain'
+const DRAIN_ONLY = process.env.PROCESSING === 'drain'
 const token = 'a'.repeat(43)
 
 let sequence = 0
@@ -44,7 +47,7 @@ async function run(webhooks: Webhooks, file: string): Promise<number> {
   const receiver = webhooks.createWebhookReceiver({
     token,
     store: webhooks.sqliteStore(file),
-    processing: PROCESSING ? {} : false,
+    processing: DRAIN_ONLY ? { autoStart: false } : PROCESSING ? {} : false,
   })
   receiver.onAny(() => {})
   const delivery = (text: string) => ({
@@ -55,7 +58,7 @@ async function run(webhooks: Webhooks, file: string): Promise<number> {
   })
   await receiver.receive(delivery(body())) // the thread started, the statements prepared
   const texts = Array.from({ length: N }, body)
-  const before = cpuMicros()
+  let before = cpuMicros()
   let next = 0
   const caller = async () => {
     while (next < N) {
@@ -64,6 +67,7 @@ async function run(webhooks: Webhooks, file: string): Promise<number> {
     }
   }
   await Promise.all(Array.from({ length: 64 }, caller))
+  if (DRAIN_ONLY) before = cpuMicros()
   if (PROCESSING) await receiver.drain()
   const perEvent = (cpuMicros() - before) / N
   await receiver.close()
@@ -83,7 +87,7 @@ try {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const [base, current] = [median(figures.get('base')!), median(figures.get('this')!)]
 console.log(
-  `receive() + sqliteStore${PROCESSING ? ' + processing' : ''}, ${N} events, 64 callers: CPU per event base ${base.toFixed(1)} µs [${figures
+  `${DRAIN_ONLY ? 'processing only (drain)' : `receive() + sqliteStore${PROCESSING ? ' + processing' : ''}`}, ${N} events, 64 callers: CPU per event base ${base.toFixed(1)} µs [${figures
     .get('base')!
     .map((v) => v.toFixed(0))
     .join(', ')}], this ${current.toFixed(1)} µs [${figures

@@ -30,6 +30,7 @@ export async function readCapped(
     if (Number.isFinite(n) && n > maxBytes) throw tooLarge(maxBytes)
   }
   if (source === null) return Buffer.alloc(0)
+  if (isWholeBody(source)) return source.readWhole(maxBytes)
   const chunks: Uint8Array[] = []
   let total = 0
   if (isWebStream(source)) {
@@ -60,6 +61,18 @@ export async function readCapped(
   return chunks.length === 1
     ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, total)
     : Buffer.concat(chunks, total)
+}
+
+/**
+ * A body that can read itself whole in one call, under the same cap (the Node request of
+ * node-body.ts): cheaper than an async iterator's round per chunk. Still iterable for others.
+ */
+export interface WholeBody extends AsyncIterable<Uint8Array> {
+  readWhole(maxBytes: number): Promise<Buffer>
+}
+
+function isWholeBody(source: object): source is WholeBody {
+  return typeof (source as WholeBody).readWhole === 'function'
 }
 
 function isWebStream(source: object): source is ReadableStream<Uint8Array> {

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http'
+import { finished } from 'node:stream'
+import { tooLarge, type WholeBody } from './body.ts'
 import { WebhookError } from './errors.ts'
 import type { Delivery } from './receiver.ts'
 
@@ -31,8 +33,43 @@ function bodyOf(req: FrameworkRequest): Delivery['body'] {
   if (Buffer.isBuffer(req.body) || typeof req.body === 'string') return req.body
   if (Buffer.isBuffer(req.rawBody)) return req.rawBody
   if (req.readableDidRead || req.readableEnded) return consumed()
-  // Leaving the loop early (too large) must not destroy the socket before the 413 is written.
-  return req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>
+  const body: WholeBody = {
+    // Leaving the loop early (too large) must not destroy the socket before the 413 is written.
+    [Symbol.asyncIterator]: () => req.iterator({ destroyOnReturn: false }),
+    readWhole: (maxBytes) => readWhole(req, maxBytes),
+  }
+  return body
+}
+
+/**
+ * The whole body through 'data' events and `finished` (the end, an error, or a premature close,
+ * as `req.iterator()` reports them), stopping at the first chunk beyond `maxBytes`. Hand-written
+ * rather than `for await` over `req.iterator()`: that costs a `read()` round and a promise per
+ * chunk and at the end, on every delivery; this costs one promise.
+ */
+function readWhole(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let total = 0
+    let settled = false
+    const settle = (error?: unknown) => {
+      if (settled) return
+      settled = true
+      req.off('data', onData)
+      stopWatching()
+      if (error) reject(error)
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total))
+    }
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength
+      if (total <= maxBytes) return void chunks.push(chunk)
+      // The rest stays unread, the socket open for the 413 (as the iterator left it).
+      req.pause()
+      settle(tooLarge(maxBytes))
+    }
+    const stopWatching = finished(req, { writable: false }, (error) => settle(error ?? undefined))
+    req.on('data', onData)
+  })
 }
 
 /** A body that fails when read (after the token check): the stream was consumed by a parser. */

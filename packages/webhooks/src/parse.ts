@@ -121,10 +121,13 @@ export function readWebhook(body: Record<string, unknown>, options: ReadOptions 
     if (ms !== undefined) input.eventTimeMs = ms
     event = input as WebhookEvent
   } else {
-    const result = SCHEMAS[eventType as KnownEventType].safeParse(hideProtoKeys(input))
+    const hidden = hideProtoKeys(input)
+    const result = SCHEMAS[eventType as KnownEventType].safeParse(hidden)
     if (result.success) {
+      // Nothing hidden (the same object back, as for nearly every body): nothing to name back.
+      const data = hidden === input ? (result.data as object) : restoreProtoKeys(result.data as object)
       event = {
-        ...restoreProtoKeys(result.data as object),
+        ...data,
         eventTimeMs: eventTimeMsOrReceived,
       } as WebhookEvent
     } else {

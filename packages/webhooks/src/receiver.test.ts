@@ -482,6 +482,47 @@ describe('processing', () => {
     expect((await receiver.events.counts()).done).toBe(3)
   })
 
+  it('claims again once outcomes are requested, before they commit, on a store whose writes apply in order', async () => {
+    const inner = memoryStoreForTests()
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let unrecorded = 0
+    let claimsBehindOutcomes = 0
+    // A commit in flight: outcomes wait for it, and a claim requested after them waits behind
+    // them (as SQLite applies one queue in order), so it sees them.
+    const store: WebhookStore = {
+      ...inner,
+      writesInOrder: true,
+      settle: async (...args) => {
+        unrecorded++
+        await gate
+        return inner.settle(...args)
+      },
+      claim: async (options) => {
+        if (unrecorded > 0) {
+          claimsBehindOutcomes++
+          await gate
+        }
+        return inner.claim(options)
+      },
+    }
+    const { receiver } = setup({ store, processing: { concurrency: 1 } })
+    const ran: string[] = []
+    receiver.onAny((_event, { key }) => void ran.push(key))
+    for (let i = 0; i < 2; i++)
+      await post(receiver, token, S.deletedRecycle.replace('evt_deleted_1', `evt_${i}`))
+    const draining = receiver.drain()
+    // Both run (2 × concurrency may await their outcome); the next claim joins their commit.
+    await vi.waitFor(() => expect(claimsBehindOutcomes).toBe(1))
+    expect(ran).toHaveLength(2)
+    expect(unrecorded).toBe(2)
+    release()
+    await draining
+    expect((await receiver.events.counts()).done).toBe(2)
+  })
+
   it('keeps claiming when events arrive while every worker is busy (no drain)', async () => {
     const store = memoryStoreForTests()
     const receiver = createWebhookReceiver({

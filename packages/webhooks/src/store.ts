@@ -120,6 +120,13 @@ export interface WebhookStore {
   /** Delete finished events. Returns how many. */
   prune(options: PruneOptions): Promise<number>
   close(): Promise<void>
+  /**
+   * Optional: true when this process's writes apply in the order they were requested (one queue,
+   * one connection, as the SQLite store's): a claim requested after an outcome sees that outcome,
+   * so the worker claims again once outcomes are requested, without waiting for their commit.
+   * Stores whose writes may commit in another order (PostgreSQL's pool) leave it unset.
+   */
+  readonly writesInOrder?: boolean
   /** Optional: reach the database now (readiness); rejects with `store_unavailable` when it cannot. */
   ping?(): Promise<void>
   /**

@@ -30,6 +30,7 @@ export function createWorker(init: WorkerInit): Worker {
     claims: 0,
     buffered: [],
     inFlight: new Set(),
+    open: 0,
     handlersRunning: 0,
     running: false,
     draining: 0,

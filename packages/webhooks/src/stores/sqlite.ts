@@ -121,6 +121,8 @@ const unavailable = (message: string, cause?: unknown) =>
  * commit is in flight. A class because that state is the point (one commit at a time).
  */
 class SqliteStore implements WebhookStore {
+  /** One queue, one connection, each commit's operations applied in order (see `#send`). */
+  readonly writesInOrder = true
   readonly #path: string
   readonly #channel: Channel
   /** Answers awaited, by message id: one waiter for a read, the group for a commit. */

@@ -5,22 +5,30 @@ import { EventTransaction } from './event-transaction.ts'
 import { holdLease, releaseLease } from './leases.ts'
 import type { WorkerState } from './state.ts'
 
-/**
- * Runs one claimed event and records its outcome: done, pending with a later retry, or dead.
- * `handlerDone` is called once the handlers have returned, before the outcome is recorded.
- */
+/** What a run tells its claim loop on the way (each called at most once; see claim-loop.ts). */
+export interface RunSignals {
+  /** The handlers have returned (or never ran); the outcome is not recorded yet. */
+  handlerDone(): void
+  /** The outcome was requested from the store, not yet committed. */
+  outcomeQueued(): void
+}
+
+const NO_SIGNALS: RunSignals = { handlerDone: () => {}, outcomeQueued: () => {} }
+
+/** Runs one claimed event and records its outcome: done, pending with a later retry, or dead. */
 export async function runClaimed(
   w: WorkerState,
   event: ClaimedEvent,
   owner: string,
-  handlerDone: () => void = () => {},
+  signals: RunSignals = NO_SIGNALS,
 ): Promise<void> {
   const { clock } = w
+  const settle = (outcome: Settlement) => record(w, event, owner, outcome, signals.outcomeQueued)
   // A lease that expired on every attempt means the worker died (or hung) on this event every
   // time; running it again would crash again.
   if (event.attempts > w.settings.retry.maxRetries + 1) {
     const error = `Not run: its lease expired on ${event.attempts - 1} attempts (the worker crashed or hung while running it).`
-    await settle(w, event, owner, { status: 'dead', at: clock.now(), error })
+    await settle({ status: 'dead', at: clock.now(), error })
     w.onFailure(event, new WebhookError(error, { code: 'handler_failed' }), undefined)
     return
   }
@@ -32,18 +40,15 @@ export async function runClaimed(
     return
   }
   const failure = await attempt(w, event, owner)
-  handlerDone()
+  signals.handlerDone()
   if (failure === 'committed') return
   if (failure === undefined) {
-    await settle(w, event, owner, { status: 'done', at: clock.now() })
+    await settle({ status: 'done', at: clock.now() })
     return
   }
   const retryAt = nextAttemptAt(w, event, failure.error)
   const error = w.errorLine(failure.error)
   await settle(
-    w,
-    event,
-    owner,
     retryAt === undefined
       ? { status: 'dead', at: clock.now(), error }
       : { status: 'pending', nextAttemptAt: retryAt, error },
@@ -85,14 +90,18 @@ function nextAttemptAt(w: WorkerState, event: ClaimedEvent, error: unknown): num
   )
 }
 
-async function settle(
+/** Settles the event; `queued` runs once the store has the request, before it commits. */
+async function record(
   w: WorkerState,
   event: ClaimedEvent,
   owner: string,
   outcome: Settlement,
+  queued: () => void,
 ): Promise<void> {
   try {
-    const held = await w.store.settle(event.key, owner, outcome)
+    const recorded = w.store.settle(event.key, owner, outcome)
+    queued()
+    const held = await recorded
     if (!held)
       w.logger.warn('webhooks: an event was re-claimed before it settled; it may run twice', {
         key: event.key,

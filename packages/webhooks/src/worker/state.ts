@@ -55,6 +55,11 @@ export interface WorkerState extends WorkerInit {
   readonly buffered: Held[]
   /** Events from their start to their recorded outcome. */
   readonly inFlight: Set<Promise<void>>
+  /**
+   * Events started whose outcome is not yet recorded, or on a `writesInOrder` store not yet
+   * requested: what claiming again waits for (see claim-loop.ts).
+   */
+  open: number
   /** Handlers running now: what `concurrency` limits. */
   handlersRunning: number
   running: boolean
