@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net'
 import autocannon from 'autocannon'
 import { readCapped } from '../../packages/webhooks/src/body.ts'
 import { nodeDelivery } from '../../packages/webhooks/src/node-body.ts'
+import { listeningUrl } from '../lib/listening.ts'
 
 if (process.argv[2] === 'server') {
   const server = createServer(async (req, res) => {
@@ -33,14 +34,7 @@ if (process.argv[2] === 'server') {
   const child = spawn(process.execPath, [import.meta.filename, 'server'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  const url = await new Promise<string>((resolve) => {
-    let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk
-      const port = /listening (\d+)/.exec(out)?.[1]
-      if (port) resolve(`http://127.0.0.1:${port}`)
-    })
-  })
+  const url = await listeningUrl(child)
   const cpu = async () => ((await (await fetch(`${url}/cpu`)).json()) as { micros: number }).micros
   const body = `{"eventId":"x","eventType":"MATERIAL_DELETED","eventTime":"1753946860000","payload":{"materialIds":[1951438207513255936],"deleteAction":"RECYCLE","materials":[{"materialId":1951438207513255936,"name":"hero","materialType":1,"extension":"png","tagIds":[17],"tagNames":["homepage"],"folderIds":[1949870453162360832],"ownerUserId":1673603133161799680,"createUserId":1673603133161799680}]}}`
   const run = async (path: string) => {

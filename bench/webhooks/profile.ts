@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { generateWebhookToken } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { listeningUrl } from '../lib/listening.ts'
 import { pacedLoad } from './paced-load.ts'
 
 const mode = (process.argv[2] ?? 'receiver') as 'receiver' | 'noop' | 'pg'
@@ -29,14 +30,7 @@ const child = spawn(
   [...profileArgs, join(import.meta.dirname, 'server.ts'), mode, token, pgUrl, schema],
   { stdio: ['ignore', 'pipe', 'inherit'] },
 )
-const url = await new Promise<string>((resolve) => {
-  let out = ''
-  child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk
-    const port = /listening (\d+)/.exec(out)?.[1]
-    if (port) resolve(`http://127.0.0.1:${port}`)
-  })
-})
+const url = await listeningUrl(child)
 
 let n = 0
 const body = () =>

@@ -23,6 +23,7 @@ import { join } from 'node:path'
 import { generateWebhookToken, postgresStore } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
 import pg from 'pg'
+import { listeningUrl } from '../lib/listening.ts'
 import { pacedLoad } from './paced-load.ts'
 import { insertCeiling } from './pg-ceiling.ts'
 import { ownCpuMicros, postgresCpuSince, postgresCpuSnapshot } from './pg-cpu.ts'
@@ -47,15 +48,7 @@ function startServer(mode: 'receiver' | 'noop' | 'pg'): Promise<Running> {
   const child = spawn(process.execPath, [join(import.meta.dirname, 'server.ts'), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  return new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk
-      const port = /listening (\d+)/.exec(out)?.[1]
-      if (port) resolve({ child, url: `http://127.0.0.1:${port}` })
-    })
-    child.once('exit', (code) => reject(new Error(`${mode} server exited (${code})`)))
-  })
+  return listeningUrl(child, `${mode} server`).then((url) => ({ child, url }))
 }
 
 async function stopServer({ child }: Running): Promise<void> {
