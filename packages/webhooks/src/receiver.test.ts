@@ -27,10 +27,7 @@ function setup(options: Partial<WebhookReceiverOptions> = {}) {
 describe('acknowledgement', () => {
   it('answers 2xx only once the event is stored', async () => {
     const inner = memoryStoreForTests()
-    let release!: () => void
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>()
     const store: WebhookStore = {
       ...inner,
       insert: async (event) => {
@@ -452,10 +449,7 @@ describe('processing', () => {
 
   it('frees a slot when the handler returns, so outcomes being recorded do not hold it (up to 2 × concurrency)', async () => {
     const inner = memoryStoreForTests()
-    let release!: () => void
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>()
     let settling = 0
     // Recording outcomes waits (a slow commit): the next events must run meanwhile.
     const store: WebhookStore = {
@@ -484,10 +478,7 @@ describe('processing', () => {
 
   it('claims again once outcomes are requested, before they commit, on a store whose writes apply in order', async () => {
     const inner = memoryStoreForTests()
-    let release!: () => void
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>()
     let unrecorded = 0
     let claimsBehindOutcomes = 0
     // A commit in flight: outcomes wait for it, and a claim requested after them waits behind

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { SqliteEngine } from './sqlite-engine.ts'
-import type { WriteOp } from './sqlite-protocol.ts'
+import type { EngineConfig, WriteOp } from './sqlite-protocol.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'webhooks-engine-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -31,14 +31,13 @@ const settle = (key: string): WriteOp => ({
   at: 3,
 })
 
+/** An engine on a file of its own in `dir`, table `e`, never waiting for a lock. */
+const open = (file: string, synchronous: EngineConfig['synchronous']) =>
+  new SqliteEngine({ path: join(dir, file), table: 'e', synchronous, busyTimeoutMs: 0 })
+
 describe('SqliteEngine commits', () => {
   it('fsyncs what is acknowledged at the configured level, and not claims or outcomes alone', () => {
-    const engine = new SqliteEngine({
-      path: join(dir, 'a.db'),
-      table: 'e',
-      synchronous: 'EXTRA',
-      busyTimeoutMs: 0,
-    })
+    const engine = open('a.db', 'EXTRA')
     expect(engine.write([insert('a'), insert('b')])).toEqual({ values: ['inserted', 'inserted'] })
     expect(engine.synchronousLevel()).toBe(EXTRA)
     expect(engine.write([claim])).toMatchObject({ values: [expect.any(Array)] })
@@ -54,12 +53,7 @@ describe('SqliteEngine commits', () => {
   })
 
   it('fails only the op whose statement failed, and commits the others', () => {
-    const engine = new SqliteEngine({
-      path: join(dir, 'c.db'),
-      table: 'e',
-      synchronous: 'FULL',
-      busyTimeoutMs: 0,
-    })
+    const engine = open('c.db', 'FULL')
     const broken = { ...insert('b'), body: null } as unknown as WriteOp
     expect(engine.write([insert('a'), broken, insert('c')])).toEqual({
       values: ['inserted', undefined, 'inserted'],
@@ -70,12 +64,7 @@ describe('SqliteEngine commits', () => {
   })
 
   it('keeps FULL for the default configuration', () => {
-    const engine = new SqliteEngine({
-      path: join(dir, 'b.db'),
-      table: 'e',
-      synchronous: 'FULL',
-      busyTimeoutMs: 0,
-    })
+    const engine = open('b.db', 'FULL')
     engine.write([insert('a')])
     expect(engine.synchronousLevel()).toBe(FULL)
     engine.close()
