@@ -50,6 +50,7 @@ function redactValue(value: unknown, known: ReadonlySet<string>, depth: number):
   if (depth > 32) return REDACTED
   if (Array.isArray(value)) return value.map((v) => redactValue(v, known, depth + 1))
   if (value instanceof Error) {
+    // biome-ignore lint/plugin: a copy of the caller's error with secrets removed, not an error of ours
     const copy = new Error(redactString(value.message, known))
     copy.name = value.name
     return copy

@@ -57,8 +57,9 @@ export interface OssHttpResponse {
 }
 
 /**
- * ali-oss's replaceable HTTP layer. A failed request rejects with `{ name, status: -1 }` (network)
- * or `{ name, status: -2 }` (timeout): the statuses ali-oss knows as "no answer".
+ * ali-oss's replaceable HTTP layer. A request without an answer rejects with a `NoAnswerError`
+ * (no-answer.ts): `status` -1 (network, or cut) or -2 (timeout), the statuses ali-oss knows as
+ * "no answer".
  */
 export interface OssHttp {
   request(url: string, params: OssHttpRequest): Promise<OssHttpResponse>

@@ -1,3 +1,4 @@
+import { WebhookError } from '../errors.ts'
 import type { ClaimedEvent, EventStatus, StoredEvent, WebhookStore } from '../store.ts'
 import { countsFrom } from './rows.ts'
 
@@ -14,7 +15,11 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
   }
   let closed = false
   const open = async () => {
-    if (closed) throw new Error('memoryStoreForTests: the store is closed')
+    if (closed)
+      throw new WebhookError('memoryStoreForTests: the store is closed.', {
+        code: 'store_unavailable',
+        isRetryable: true,
+      })
   }
 
   return {

@@ -1,3 +1,4 @@
+import { NoAnswerError } from '../no-answer.ts'
 import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
 import { partNumberOf } from '../platform.ts'
 
@@ -23,7 +24,7 @@ export function createXhrHttp(): OssHttp {
           started: Date.now(),
           settled: false,
           idle: undefined,
-          onAbort: () => fail(pending, 'AbortError', -1, 'aborted'),
+          onAbort: () => fail(pending, new NoAnswerError('aborted', 'aborted')),
           resolve,
           reject,
         }
@@ -53,11 +54,11 @@ function settle(pending: Pending): void {
   if (pending.params.method === 'PUT') pending.params.ctx.signal.removeEventListener('abort', pending.onAbort)
 }
 
-/** Rejects the way ali-oss knows "no answer": `status` -1 (network) or -2 (timeout). */
-function fail(pending: Pending, name: string, status: -1 | -2, message: string): void {
+/** Rejects the way ali-oss knows "no answer" (see `NoAnswerError`). */
+function fail(pending: Pending, error: NoAnswerError): void {
   if (pending.settled) return
   settle(pending)
-  pending.reject(Object.assign(new Error(message), { name, status }))
+  pending.reject(error)
   pending.xhr.abort()
 }
 
@@ -66,7 +67,7 @@ function arm(pending: Pending): void {
   const { timeoutMs } = pending.params.ctx
   clearTimeout(pending.idle)
   pending.idle = setTimeout(
-    () => fail(pending, 'ConnectionTimeoutError', -2, `no progress for ${timeoutMs} ms`),
+    () => fail(pending, new NoAnswerError('timeout', `no progress for ${timeoutMs} ms`)),
     timeoutMs,
   )
 }
@@ -77,7 +78,7 @@ function send(pending: Pending): void {
   // Only object bytes (PUT) are cut by an abort: see RequestContext.signal.
   if (params.method === 'PUT') {
     if (signal.aborted) {
-      fail(pending, 'AbortError', -1, 'aborted')
+      fail(pending, new NoAnswerError('aborted', 'aborted'))
       return
     }
     signal.addEventListener('abort', pending.onAbort, { once: true })
@@ -99,7 +100,10 @@ function send(pending: Pending): void {
   }
   xhr.onprogress = () => arm(pending)
   xhr.onerror = () =>
-    fail(pending, 'ConnectionError', -1, 'the request failed (network error, or refused by CORS)')
+    fail(
+      pending,
+      new NoAnswerError('connection_error', 'the request failed (network error, or refused by CORS)'),
+    )
   xhr.onload = () => answer(pending)
   arm(pending)
   xhr.send((params.content as XMLHttpRequestBodyInit | undefined) ?? null)

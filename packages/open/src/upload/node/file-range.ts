@@ -1,5 +1,6 @@
 import { close, open, read } from 'node:fs'
 import type { ClientRequest } from 'node:http'
+import { UploadError } from '@service-sdk/core'
 import { type Crc64, createCrc64 } from '../crc64.ts'
 
 const RANGE = Symbol.for('@service-sdk/open/file-range')
@@ -89,7 +90,10 @@ export async function sendFileRange(
         }),
       )
       if (bytesRead === 0) {
-        const error = new Error(`${range.path} ended before byte ${range.end}: it changed during the upload`)
+        const error = new UploadError({
+          code: 'source_changed',
+          message: `${range.path} ended before byte ${range.end}: it changed during the upload`,
+        })
         range.fail(error)
         throw error
       }

@@ -1,9 +1,17 @@
 import { once } from 'node:events'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { UploadError } from '@service-sdk/core'
 import { afterEach, describe, expect, test } from 'vitest'
+import { NoAnswerError } from '../no-answer.ts'
+import { failureOf } from '../oss-failure.ts'
 import type { RequestContext } from '../platform.ts'
+import { sourceError } from '../source-error.ts'
 import { bytesBody } from './bytes-body.ts'
+import { fileRange } from './file-range.ts'
 import { createAgents, createNodeHttp } from './http.ts'
 
 let server: Server | undefined
@@ -18,7 +26,11 @@ async function listen(host: string, answer = true) {
   const seen: Array<{ method: string | undefined; url: string | undefined; body: string }> = []
   server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
+    try {
+      for await (const chunk of req) chunks.push(chunk as Buffer)
+    } catch {
+      return // the client cut the request
+    }
     seen.push({ method: req.method, url: req.url, body: Buffer.concat(chunks).toString() })
     if (answer) res.writeHead(200, { 'x-oss-hash-crc64ecma': '42' }).end()
   })
@@ -27,11 +39,17 @@ async function listen(host: string, answer = true) {
   return { port: (server.address() as AddressInfo).port, seen }
 }
 
-const context = (signal = new AbortController().signal): RequestContext => ({
+const context = (signal = new AbortController().signal, timeoutMs = 5_000): RequestContext => ({
   signal,
-  timeoutMs: 5_000,
+  timeoutMs,
   onBodyBytes: () => {},
 })
+
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail('the request succeeded'),
+    (error: unknown) => error,
+  )
 
 describe('the Node HTTP layer', () => {
   test('sends to the URL it is given, an IPv6 literal too, with path and query', async () => {
@@ -69,6 +87,67 @@ describe('the Node HTTP layer', () => {
       ctx: context(stop.signal),
     })
     setTimeout(() => stop.abort(), 50)
-    await expect(sent).rejects.toMatchObject({ name: 'AbortError', status: -1 })
+    const error = await rejection(sent)
+    expect(NoAnswerError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({ code: 'aborted', status: -1 })
+  })
+
+  test('no byte for timeoutMs: a typed timeout, with the status ali-oss reads as one, retried as a timeout', async () => {
+    const { port } = await listen('127.0.0.1', false)
+    const http = createNodeHttp(createAgents())
+    const sent = http.request(`http://127.0.0.1:${port}/k`, {
+      method: 'GET',
+      headers: {},
+      ctx: context(undefined, 50),
+    })
+    const error = await rejection(sent)
+    expect(NoAnswerError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({ code: 'timeout', status: -2, isRetryable: true })
+    expect(failureOf(error, (text) => text)).toMatchObject({ kind: 'retryable', code: 'timeout' })
+  })
+
+  test('a refused connection: a typed connection_error, retried as one', async () => {
+    const { port } = await listen('127.0.0.1')
+    server?.close()
+    await once(server as Server, 'close')
+    const http = createNodeHttp(createAgents())
+    const error = await rejection(
+      http.request(`http://127.0.0.1:${port}/k`, { method: 'GET', headers: {}, ctx: context() }),
+    )
+    expect(NoAnswerError.isInstance(error)).toBe(true)
+    expect(error).toMatchObject({ code: 'connection_error', status: -1 })
+    expect(failureOf(error, (text) => text)).toMatchObject({ kind: 'retryable', code: 'connection_error' })
+  })
+
+  test("a file part whose file shrank: the source's failure is a typed source_changed, the upload's a source_error", async () => {
+    const { port } = await listen('127.0.0.1')
+    const dir = await mkdtemp(join(tmpdir(), 'http-test-'))
+    try {
+      const path = join(dir, 'shrank.bin')
+      await writeFile(path, Buffer.alloc(1000, 7))
+      const failures: unknown[] = []
+      const http = createNodeHttp(createAgents())
+      const sent = http.request(`http://127.0.0.1:${port}/k?partNumber=1&uploadId=U`, {
+        method: 'PUT',
+        headers: { 'Content-Length': '4096' },
+        stream: fileRange(path, 0, 4096, (error) => failures.push(error)),
+        ctx: context(),
+      })
+      expect(NoAnswerError.isInstance(await rejection(sent))).toBe(true)
+      expect(failures).toHaveLength(1)
+      expect(UploadError.isInstance(failures[0])).toBe(true)
+      expect(failures[0]).toMatchObject({
+        code: 'source_changed',
+        message: `${path} ended before byte 4096: it changed during the upload`,
+      })
+      // What multipart.ts makes of the part's failure: the caller's error.
+      expect(sourceError(failures[0], 1)).toMatchObject({
+        code: 'source_error',
+        partNumber: 1,
+        cause: failures[0],
+      })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -1,6 +1,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
+import { NoAnswerError } from '../no-answer.ts'
 import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
 import { partNumberOf } from '../platform.ts'
 import { type BytesBody, isBytesBody, sendBytes } from './bytes-body.ts'
@@ -60,12 +61,14 @@ interface Pending {
   reject(error: unknown): void
 }
 
-/** Rejects the way ali-oss knows "no answer": `status` -1 (network) or -2 (timeout). */
-function fail(pending: Pending, name: string, status: -1 | -2, message: string): void {
+/** Rejects the way ali-oss knows "no answer" (see `NoAnswerError`). */
+function fail(pending: Pending, error: NoAnswerError): void {
   if (pending.settled) return
   pending.settled = true
-  pending.reject(Object.assign(new Error(message), { name, status }))
+  pending.reject(error)
 }
+
+const aborted = () => new NoAnswerError('aborted', 'aborted')
 
 function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): void {
   const options = params.ctx
@@ -74,7 +77,7 @@ function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): voi
   // Only object bytes (PUT) are cut by an abort: see RequestContext.signal.
   const cut = params.method === 'PUT'
   if (cut && options.signal.aborted) {
-    fail(pending, 'AbortError', -1, 'aborted')
+    fail(pending, aborted())
     return
   }
   let timedOut = false
@@ -95,9 +98,9 @@ function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): voi
     req.destroy()
   })
   req.on('error', (error) => {
-    if (timedOut) fail(pending, 'ConnectionTimeoutError', -2, `no progress for ${options.timeoutMs} ms`)
-    else if (cut && options.signal.aborted) fail(pending, 'AbortError', -1, 'aborted')
-    else fail(pending, 'ConnectionError', -1, error.message)
+    if (timedOut) fail(pending, new NoAnswerError('timeout', `no progress for ${options.timeoutMs} ms`))
+    else if (cut && options.signal.aborted) fail(pending, aborted())
+    else fail(pending, new NoAnswerError('connection_error', error.message))
   })
   req.on('response', (res) => collect(res, pending))
   writeBody(req, params, target, agents)
@@ -109,7 +112,7 @@ function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): voi
  * `finished()`, a dozen listeners per request, a measurable share of a small file's CPU.
  */
 function cutOnAbort(req: http.ClientRequest, signal: AbortSignal, pending: Pending): void {
-  const onAbort = () => req.destroy(new Error('aborted'))
+  const onAbort = () => req.destroy(aborted())
   signal.addEventListener('abort', onAbort, { once: true })
   const { resolve, reject } = pending
   pending.resolve = (response) => {
@@ -130,8 +133,8 @@ function collect(res: http.IncomingMessage, pending: Pending): void {
     chunks.push(chunk)
     size += chunk.length
   })
-  res.on('error', (error) => fail(pending, 'ResponseError', -1, error.message))
-  res.on('aborted', () => fail(pending, 'ResponseError', -1, 'the response was cut short'))
+  res.on('error', (error) => fail(pending, new NoAnswerError('connection_error', error.message)))
+  res.on('aborted', () => fail(pending, new NoAnswerError('connection_error', 'the response was cut short')))
   res.on('end', () => {
     if (pending.settled) return
     pending.settled = true
