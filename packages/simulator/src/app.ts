@@ -202,12 +202,20 @@ function withResets(
         socket.destroy()
         return new Response(null, { status: 500 })
       }
-      throw new TypeError('fetch failed', {
-        cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
-      })
+      throw connectionReset()
     }
     return handle(request, env)
   }
+}
+
+/**
+ * What Node's fetch rejects with when the server resets the connection, for a simulator called
+ * in-process (no socket to destroy): the client under test must see the platform's own error.
+ */
+function connectionReset(): TypeError {
+  // biome-ignore lint/plugin: an imitation of the platform's socket error (undici's cause), not an error of the simulator
+  const cause = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
+  return new TypeError('fetch failed', { cause })
 }
 
 /** Team, open and page faults: a failure in the area's own format, before or after handling. */
@@ -226,10 +234,7 @@ function faultMiddleware(sim: SimContext) {
         // Handled, then the connection dies before the answer: the client cannot tell.
         const socket = (c.env as NodeBindings | undefined)?.incoming?.socket
         if (socket) socket.destroy()
-        else
-          throw new TypeError('fetch failed', {
-            cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
-          })
+        else throw connectionReset()
       }
       c.res = failure(request.target, after)
     }

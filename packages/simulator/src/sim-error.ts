@@ -14,6 +14,7 @@ export type SimErrorKind =
   | 'internal'
 
 export class SimError extends Error {
+  override name = 'SimError'
   readonly kind: SimErrorKind
 
   constructor(kind: SimErrorKind, message: string) {

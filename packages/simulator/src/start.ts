@@ -5,6 +5,7 @@ import { createSimulatorApp, type SimulatorFetch, type SimulatorOptions } from '
 import type { SimulatorControl } from './control.ts'
 import { OSS_SERVER_OPTIONS } from './oss/index.ts'
 import { assertSupportedNode } from './runtime.ts'
+import { SimError } from './sim-error.ts'
 
 export interface StartOptions extends SimulatorOptions {
   /** Port of the service (team API, open API, pages). Default 0: any free port. */
@@ -74,8 +75,14 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
   const caller = data.apiKeys[0]
   const team = data.teams.find((t) => t.id === caller?.teamId) ?? data.teams[0]
   const token = data.openTokens[0]
-  if (!caller || !team || !token)
-    throw new Error('The seed defines no caller: a team, an API key and an open token are required')
+  if (!caller || !team || !token) {
+    sim.close()
+    await Promise.all([close(main), close(oss)])
+    throw new SimError(
+      'bad_request',
+      'The seed defines no caller: a team, an API key and an open token are required',
+    )
+  }
   return {
     urls: { base, open: base, app: base, oss: origin(oss).url },
     credentials: {

@@ -1,6 +1,15 @@
 import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
-import { FOLDERS, MEMBERS, SPACES, seedBuilder } from '../src/index.ts'
+import {
+  defaultSeed,
+  FOLDERS,
+  MEMBERS,
+  SPACES,
+  seedBuilder,
+  setupSimulator,
+  startSimulator,
+} from '../src/index.ts'
+import { SimError } from '../src/sim-error.ts'
 import { useSimulator } from '../src/vitest.ts'
 
 const sim = useSimulator({ webhooks: { initialBackoffMs: 1 } })
@@ -133,5 +142,34 @@ describe('seedBuilder', () => {
         .build(),
     ).toThrow(/unknown team 9/)
     expect(() => seedBuilder().team({ id: 'x7', name: 'A' }).build()).toThrow(/decimal/)
+  })
+})
+
+describe("misuse, refused with the simulator's own error", () => {
+  it('reading a fixture before start(): bad_request saying what to await', () => {
+    const error = (() => {
+      try {
+        return setupSimulator().urls
+      } catch (e) {
+        return e
+      }
+    })()
+    expect(error).toBeInstanceOf(SimError)
+    expect(error).toMatchObject({
+      kind: 'bad_request',
+      message: expect.stringContaining('await fixture.start()'),
+    })
+  })
+
+  it('a seed whose caller is in no team: startSimulator rejects with bad_request', async () => {
+    const error = await startSimulator({ seed: { ...defaultSeed(), teams: [] } }).then(
+      (started) => started.stop().then(() => expect.fail('it started')),
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(SimError)
+    expect(error).toMatchObject({
+      kind: 'bad_request',
+      message: expect.stringContaining('The seed defines no caller'),
+    })
   })
 })

@@ -1,4 +1,5 @@
 import { type FileHandle, open, rename, rm, writeFile } from 'node:fs/promises'
+import { SimError } from '../sim-error.ts'
 import { type Digested, type DigestOptions, digestInto } from './digest.ts'
 import type { ByteSource } from './store.ts'
 
@@ -101,7 +102,7 @@ export function segmentStream(
         const length = Math.min(READ_SIZE, end + 1 - position, segmentStart + segment.size - position)
         const buffer = Buffer.allocUnsafe(length)
         const { bytesRead } = await segment.handle.read(buffer, 0, length, position - segmentStart)
-        if (bytesRead === 0) throw new Error('Object data is shorter than its recorded size')
+        if (bytesRead === 0) throw new SimError('internal', 'Object data is shorter than its recorded size')
         position += bytesRead
         controller.enqueue(buffer.subarray(0, bytesRead))
       } catch (error) {

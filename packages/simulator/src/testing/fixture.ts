@@ -1,5 +1,6 @@
 import { simulatorEnv } from '../env.ts'
 import type { Seed } from '../seed.ts'
+import { SimError } from '../sim-error.ts'
 import { type RunningSimulator, type StartOptions, startSimulator } from '../start.ts'
 
 export interface FixtureOptions extends StartOptions {
@@ -30,7 +31,10 @@ export function setupSimulator(options: FixtureOptions = {}): SimulatorFixture {
   let saved: Record<string, string | undefined> = {}
   const current = (): RunningSimulator => {
     if (!sim)
-      throw new Error('The simulator is not running yet: await fixture.start() first (in a beforeAll)')
+      throw new SimError(
+        'bad_request',
+        'The simulator is not running yet: await fixture.start() first (in a beforeAll)',
+      )
     return sim
   }
   return {

@@ -1,3 +1,4 @@
+import { SimError } from '../../sim-error.ts'
 import { type MessageFamily, parseFamilies } from './messages.ts'
 
 /** Where the page is in its one run: choosing a folder, uploading into it, or finished. */
@@ -57,6 +58,6 @@ export function readPage(): PageState {
 
 function byId<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id)
-  if (!found) throw new Error(`The selector page has no #${id}`)
+  if (!found) throw new SimError('internal', `The selector page has no #${id}`)
   return found as T
 }

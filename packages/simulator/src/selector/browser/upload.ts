@@ -7,6 +7,12 @@ import type { PageState } from './page-state.ts'
 /** Where the files go: the selected folder of the selected space. */
 type Target = Record<'orgId' | 'folderId', string>
 
+/**
+ * How sending one file ended: `undefined` once stored, otherwise the line the page shows. A value,
+ * not a rejection: the page shows the text and stops, nothing is thrown to a caller.
+ */
+type Sent = string | undefined
+
 /** Uploads every file into the selected folder, then reports success; the first failure ends it. */
 export async function upload(state: PageState): Promise<void> {
   const { selected, files } = state
@@ -21,27 +27,34 @@ export async function upload(state: PageState): Promise<void> {
     if (state.phase !== 'uploading') return
     say(state, `Uploading ${index + 1} of ${files.length}: ${fileName(file, index)}…`)
     progress(state, index, typeof file === 'string' ? null : 0, 'uploading')
+    let failure: Sent
     try {
-      if (typeof file === 'string') await sendAddress(state, file, target, controller.signal)
-      else await sendFile(state, file, index, target, controller.signal)
-      progress(state, index, 1, 'done')
+      failure =
+        typeof file === 'string'
+          ? await sendAddress(state, file, target, controller.signal)
+          : await sendFile(state, file, index, target, controller.signal)
     } catch (error) {
-      // Cancelled meanwhile: the cancel message has been posted already.
-      if (state.phase !== 'uploading') return
-      progress(state, index, 0, 'failed')
-      fail(state, error instanceof Error ? error.message : String(error))
-      return
+      failure = error instanceof Error ? error.message : String(error)
     }
+    if (failure === undefined) {
+      progress(state, index, 1, 'done')
+      continue
+    }
+    // Cancelled meanwhile: the cancel message has been posted already.
+    if (state.phase !== 'uploading') return
+    progress(state, index, 0, 'failed')
+    fail(state, failure)
+    return
   }
   if (state.phase === 'uploading') succeed(state)
 }
 
 /** One file's bytes as the body of `POST api/upload`; XHR, for its upload progress events. */
 function sendFile(state: PageState, file: Blob, index: number, target: Target, signal: AbortSignal) {
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<Sent>((resolve) => {
     const name = fileName(file, index)
     if (file.size > state.maxBytes) {
-      reject(new Error(`${name} is ${formatBytes(file.size)}; the limit is ${formatBytes(state.maxBytes)}.`))
+      resolve(`${name} is ${formatBytes(file.size)}; the limit is ${formatBytes(state.maxBytes)}.`)
       return
     }
     const query = new URLSearchParams({ ...target, name })
@@ -52,12 +65,10 @@ function sendFile(state: PageState, file: Blob, index: number, target: Target, s
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) progress(state, index, e.loaded / e.total)
     }
-    xhr.onload = () => {
-      if (xhr.status === 201) resolve()
-      else reject(new Error(`${name}: ${errorText(xhr.responseText, xhr.status)}`))
-    }
-    xhr.onerror = () => reject(new Error(`${name}: the upload failed (network error).`))
-    xhr.onabort = () => reject(new Error('aborted'))
+    xhr.onload = () =>
+      resolve(xhr.status === 201 ? undefined : `${name}: ${errorText(xhr.responseText, xhr.status)}`)
+    xhr.onerror = () => resolve(`${name}: the upload failed (network error).`)
+    xhr.onabort = () => resolve('aborted')
     signal.addEventListener('abort', () => xhr.abort(), { once: true })
     // A slice, not the File itself: Chromium's XHR sends a File chosen from disk as a file
     // path, which only the host page's renderer may read; from this cross-site frame the
@@ -68,16 +79,20 @@ function sendFile(state: PageState, file: Blob, index: number, target: Target, s
 }
 
 /** An address, for the server to fetch and store (`POST api/upload-url`). */
-async function sendAddress(state: PageState, url: string, target: Target, signal: AbortSignal) {
+async function sendAddress(
+  state: PageState,
+  url: string,
+  target: Target,
+  signal: AbortSignal,
+): Promise<Sent> {
   const response = await fetch('api/upload-url', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ url, ...target, ...(state.link ? { link: state.link } : {}) }),
     signal,
-  }).catch(() => {
-    throw new Error(`${url}: the upload failed (network error).`)
-  })
-  if (response.status !== 201) throw new Error(`${url}: ${errorText(await response.text(), response.status)}`)
+  }).catch(() => undefined)
+  if (response === undefined) return `${url}: the upload failed (network error).`
+  return response.status === 201 ? undefined : `${url}: ${errorText(await response.text(), response.status)}`
 }
 
 /** The server's `{error}` text, or the status when the answer is not the server's JSON. */
