@@ -1,41 +1,26 @@
 import { stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { UploadError } from '@service-sdk/core'
-import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { UploadProgress } from '../src/index.ts'
+import { fresh, sim, useUploadFixture, work } from './upload/fixture.ts'
 import {
   countOss,
   KiB,
   MiB,
-  rawOss,
   recordingClient,
   rejection,
   servedHash,
   sha256,
   testBytes,
   until,
-  type Workspace,
-  workspace,
 } from './upload/helpers.ts'
 
 // Pause, resume and recovery after failure, against the simulator's object store through the
 // real ali-oss: what the server holds is checked, not only what the SDK says.
 
-let sim: RunningSimulator
-let work: Workspace
+useUploadFixture()
 
-beforeAll(async () => {
-  sim = await startSimulator()
-  work = await workspace()
-})
-afterEach(() => sim.control.faults.clear())
-afterAll(async () => {
-  await sim.stop()
-  await work.remove()
-})
-
-const fresh = async () => rawOss(await recordingClient(sim).open.credentials())
 const partsOnServer = async (key: string, uploadId: string) => {
   const { parts } = await (await fresh()).listParts(key, uploadId)
   return parts === undefined ? 0 : Array.isArray(parts) ? parts.length : 1

@@ -8,34 +8,29 @@ import {
   type UploadCredential,
   UploadError,
 } from '@service-sdk/core'
-import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import {
   type CheckpointStore,
   SpaceNotWritableError,
   type UploadCheckpoint,
   type UploadProgress,
 } from '../src/index.ts'
+import { fresh, sim, useUploadFixture, work } from './upload/fixture.ts'
 import {
   countOss,
   KiB,
   MiB,
-  rawOss,
   recordingClient,
   rejection,
   servedHash,
   sha256,
   testBytes,
   until,
-  type Workspace,
-  workspace,
 } from './upload/helpers.ts'
 
 // The upload engine against the simulator's object store, through the real ali-oss: every test
 // checks what the server holds (objects, multipart uploads, assets), not only what the SDK says.
 
-let sim: RunningSimulator
-let work: Workspace
 let verify: UploadCredential
 
 const PERSONAL_FOLDER = '1753946835000000002'
@@ -44,22 +39,12 @@ const ACME_FOLDER = '1753946835010000002'
 const STARK_VIEW_ONLY = '1006'
 const EXPIRED_SPACE = '1004'
 
+useUploadFixture()
 beforeAll(async () => {
-  sim = await startSimulator()
-  work = await workspace()
   verify = await recordingClient(sim).open.credentials()
-})
-afterEach(() => {
-  sim.control.faults.clear()
-})
-afterAll(async () => {
-  await sim.stop()
-  await work.remove()
 })
 
 const materials = () => sim.control.snapshot().materials
-// Fresh credentials for each look: some tests expire every credential issued so far.
-const fresh = async () => rawOss(await recordingClient(sim).open.credentials())
 const multipartGone = async (key: string, uploadId: string) =>
   expect(await rejection((await fresh()).listParts(key, uploadId))).toMatchObject({ code: 'NoSuchUpload' })
 const objectGone = async (key: string) =>
