@@ -125,8 +125,11 @@ export function readWebhook(body: Record<string, unknown>, options: ReadOptions 
   } else {
     const data = typedBody(eventType as KnownEventType, input, warnings)
     event = { ...(data ?? input), eventTimeMs: eventTimeMsOrReceived } as WebhookEvent
-    const warned = new Set(warnings.map((w) => w.path))
-    warnings.push(...unknownValues(eventType, event).filter((w) => !warned.has(w.path)))
+    const unknown = unknownValues(eventType, event)
+    if (unknown.length > 0) {
+      const warned = new Set(warnings.map((w) => w.path))
+      warnings.push(...unknown.filter((w) => !warned.has(w.path)))
+    }
   }
   if (options.strict && warnings.length > 0) throw invalid(`${eventType}: ${describeWarnings(warnings)}`)
   return { event, warnings }
