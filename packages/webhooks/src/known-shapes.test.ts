@@ -1,33 +1,17 @@
-import {
-  folderContentCallbackSchema,
-  materialAddedToFolderEventSchema,
-  materialDeletedEventSchema,
-  materialInboundCompletedEventSchema,
-  materialMetadataUpdatedEventSchema,
-  materialVersionChangedEventSchema,
-  stringifyJson,
-} from '@service-sdk/core'
+import { stringifyJson } from '@service-sdk/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { assetEvent, folderCallback } from '../test/body-arbitraries.ts'
 import { decodeBody } from './decode.ts'
 import type { KnownEventType } from './events.ts'
 import { readKnownShape } from './known-shapes.ts'
+import { SCHEMAS } from './parse.ts'
 import { hideProtoKeys, restoreProtoKeys } from './proto-keys.ts'
 import { MISMATCH } from './shape-reader.ts'
 
 // The hand-written readers against core's zod schemas they stand in for (the reference): for any
 // body, either the reader declines (MISMATCH, and zod decides) or the schema accepts the body and
 // gives the same value, key order included. A reader never accepts what the schema refuses.
-
-const SCHEMAS = {
-  FOLDER_CONTENT_UPDATE: folderContentCallbackSchema,
-  MATERIAL_INBOUND_COMPLETED: materialInboundCompletedEventSchema,
-  MATERIAL_ADDED_TO_FOLDER: materialAddedToFolderEventSchema,
-  MATERIAL_METADATA_UPDATED: materialMetadataUpdatedEventSchema,
-  MATERIAL_VERSION_CHANGED: materialVersionChangedEventSchema,
-  MATERIAL_DELETED: materialDeletedEventSchema,
-} as const
 
 /** What readWebhook's zod path makes of a body: the schema's value (`__proto__` keys kept), or undefined. */
 function viaZod(eventType: KnownEventType, body: Record<string, unknown>): unknown {

@@ -26,7 +26,7 @@ interface Issue {
 }
 
 // Core's tolerant wire schemas (loose objects: unknown fields kept; nullable where the interface allows).
-const SCHEMAS: Record<KnownEventType, Schema> = {
+export const SCHEMAS: Record<KnownEventType, Schema> = {
   FOLDER_CONTENT_UPDATE: folderContentCallbackSchema,
   MATERIAL_INBOUND_COMPLETED: materialInboundCompletedEventSchema,
   MATERIAL_ADDED_TO_FOLDER: materialAddedToFolderEventSchema,
