@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { parseJson, stringifyJson } from './json.ts'
+import { internals, parseJson, stringifyJson } from './json.ts'
 
 // Any JSON document whose integers may exceed 2^53: written with raw bigints, read back, every
 // integer beyond 2^53 comes back as its exact digits, everything else as JSON.parse reads it.
@@ -45,5 +45,55 @@ test('parseJson(stringifyJson(x)) keeps every integer digit, for any JSON', () =
       else expect(parseJson(text)).toEqual(expected(v))
     }),
     { numRuns: 2000 },
+  )
+})
+
+// The regular-expression version quoteBigIntegers replaced, verbatim, as the reference: for any
+// text (valid JSON or not), the same output, so parse results and parse errors stay the same.
+function quoteBigIntegersByRegExp(text: string, marker = ''): string {
+  const isNumberChar = (code: number) =>
+    (code >= 48 && code <= 57) || code === 46 || code === 101 || code === 69 || code === 43 || code === 45
+  let out = ''
+  let last = 0
+  let scanned = 0
+  let inString = false
+  for (const match of text.matchAll(/-?\d{16,}/g)) {
+    const start = match.index
+    for (let i = scanned; i < start; i++) {
+      const c = text.charCodeAt(i)
+      if (!inString) inString = c === 34
+      else if (c === 92) i++
+      else if (c === 34) inString = false
+    }
+    const end = start + match[0].length
+    scanned = end
+    if (inString) continue
+    if (isNumberChar(text.charCodeAt(start - 1)) || isNumberChar(text.charCodeAt(end))) continue
+    if (Number.isSafeInteger(Number(match[0]))) continue
+    out += `${text.slice(last, start)}"${marker}${match[0]}"`
+    last = end
+  }
+  return last === 0 ? text : out + text.slice(last)
+}
+
+test('quoteBigIntegers gives what the regular expression gave, for JSON and for any text', () => {
+  const digits = fc.string({ unit: fc.constantFrom('0', '1', '9'), minLength: 14, maxLength: 20 })
+  const jsonish = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('"', '\\', '-', '+', '.', 'e', 'E', ':', ',', '[', '{', ' ', 'u', '0', '9'),
+      digits,
+    ),
+    maxLength: 30,
+  })
+  const text = fc.oneof(
+    value.map((v) => stringifyJson(v)),
+    value.map((v) => JSON.stringify(JSON.parse(stringifyJson(v)), null, 1)),
+    jsonish,
+  )
+  fc.assert(
+    fc.property(text, fc.constantFrom('', '\\u0000x:'), (t, marker) => {
+      expect(internals.quoteBigIntegers(t, marker)).toBe(quoteBigIntegersByRegExp(t, marker))
+    }),
+    { numRuns: 20_000 },
   )
 })

@@ -25,7 +25,7 @@ export function jsonObject(
   if (!/\S/.test(text)) throw malformed('The body is empty.')
   // Checked before parsing: the lossless parser revives recursively, and a deep enough document
   // would exhaust the stack. Malformed text passes this scan and fails in the parser.
-  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+  if (!fewBrackets(text) && nestingDepth(text) > MAX_JSON_DEPTH) {
     throw new WebhookError(`The body is nested deeper than ${MAX_JSON_DEPTH} levels.`, {
       code: 'invalid_payload',
       status: 400,
@@ -57,6 +57,20 @@ export function bodyText(bytes: Uint8Array | ArrayBuffer): string {
 
 function malformed(message: string, cause?: unknown): WebhookError {
   return new WebhookError(message, { code: 'malformed_json', status: 400, cause })
+}
+
+/**
+ * At most MAX_JSON_DEPTH `{` and `[` in all: then no nesting can be deeper. indexOf's native
+ * scan spares nearly every body nestingDepth's loop (on the bench's body, 0.7 µs of CPU to
+ * 0.1 µs).
+ */
+function fewBrackets(text: string): boolean {
+  let n = 0
+  for (const bracket of ['{', '[']) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1))
+      if (++n > MAX_JSON_DEPTH) return false
+  }
+  return true
 }
 
 /** The deepest nesting of `{` / `[` outside strings; stops counting once past the limit. */

@@ -12,7 +12,9 @@ import { decodeBody } from './decode.ts'
 import { WebhookError } from './errors.ts'
 import { eventTimeMs } from './event-time.ts'
 import type { KnownEventType, KnownWebhookEvent, WebhookEvent } from './events.ts'
+import { readKnownShape } from './known-shapes.ts'
 import { hideProtoKeys, restoreProtoKeys } from './proto-keys.ts'
+import { MISMATCH } from './shape-reader.ts'
 import { type SchemaWarning, unknownValues, valueAt, warning } from './warnings.ts'
 
 interface Schema {
@@ -24,7 +26,7 @@ interface Issue {
 }
 
 // Core's tolerant wire schemas (loose objects: unknown fields kept; nullable where the interface allows).
-const SCHEMAS: Record<KnownEventType, Schema> = {
+export const SCHEMAS: Record<KnownEventType, Schema> = {
   FOLDER_CONTENT_UPDATE: folderContentCallbackSchema,
   MATERIAL_INBOUND_COMPLETED: materialInboundCompletedEventSchema,
   MATERIAL_ADDED_TO_FOLDER: materialAddedToFolderEventSchema,
@@ -121,25 +123,35 @@ export function readWebhook(body: Record<string, unknown>, options: ReadOptions 
     if (ms !== undefined) input.eventTimeMs = ms
     event = input as WebhookEvent
   } else {
-    const hidden = hideProtoKeys(input)
-    const result = SCHEMAS[eventType as KnownEventType].safeParse(hidden)
-    if (result.success) {
-      // Nothing hidden (the same object back, as for nearly every body): nothing to name back.
-      const data = hidden === input ? (result.data as object) : restoreProtoKeys(result.data as object)
-      event = {
-        ...data,
-        eventTimeMs: eventTimeMsOrReceived,
-      } as WebhookEvent
-    } else {
-      for (const issue of result.error.issues)
-        warnings.push(warning(issue.path, valueAt(input, issue.path), issue.message))
-      event = { ...input, eventTimeMs: eventTimeMsOrReceived } as WebhookEvent
+    const data = typedBody(eventType as KnownEventType, input, warnings)
+    event = { ...(data ?? input), eventTimeMs: eventTimeMsOrReceived } as WebhookEvent
+    const unknown = unknownValues(eventType, event)
+    if (unknown.length > 0) {
+      const warned = new Set(warnings.map((w) => w.path))
+      warnings.push(...unknown.filter((w) => !warned.has(w.path)))
     }
-    const warned = new Set(warnings.map((w) => w.path))
-    warnings.push(...unknownValues(eventType, event).filter((w) => !warned.has(w.path)))
   }
   if (options.strict && warnings.length > 0) throw invalid(`${eventType}: ${describeWarnings(warnings)}`)
   return { event, warnings }
+}
+
+/**
+ * What the schema of `eventType` makes of `input`, or undefined with its issues added to
+ * `warnings`. The hand-written reader (known-shapes.ts) gives the schema's value for the bodies it
+ * recognises; anything else, `__proto__` keys included, goes through zod.
+ */
+function typedBody(eventType: KnownEventType, input: Record<string, unknown>, warnings: SchemaWarning[]) {
+  const read = readKnownShape(eventType, input)
+  if (read !== MISMATCH) return read as object
+  const hidden = hideProtoKeys(input)
+  const result = SCHEMAS[eventType].safeParse(hidden)
+  if (result.success) {
+    // Nothing hidden (the same object back, as for nearly every body): nothing to name back.
+    return hidden === input ? (result.data as object) : restoreProtoKeys(result.data as object)
+  }
+  for (const issue of result.error.issues)
+    warnings.push(warning(issue.path, valueAt(input, issue.path), issue.message))
+  return undefined
 }
 
 /** Up to five warnings on one line. */

@@ -203,6 +203,8 @@ async function runEvent(h: Handlers, stored: ClaimedEvent, tools: RunTools): Pro
     warnings,
     transaction: tools.transaction,
   }
+  // One handler (an onAny alone, often): what it throws is what the list below would throw.
+  if (list.length === 1) return await list[0]!(event, context)
   // Handlers run side by side; if one fails the event is retried, and every handler runs again.
   const results = await Promise.allSettled(list.map(async (handler) => handler(event, context)))
   const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
