@@ -1,6 +1,6 @@
 import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from '@service-sdk/core/internal'
 import type { PgDatabase } from './postgres-database.ts'
-import { createClient, type PgClient } from './postgres-pool.ts'
+import { checkout, createClient, type PgClient } from './postgres-pool.ts'
 
 /** How often the listening connection is checked (a black-holed one never reports an error). */
 const CHECK_MS = 10_000
@@ -30,9 +30,10 @@ export class Subscriptions {
   async add(wake: () => void): Promise<() => Promise<void>> {
     const pool = await this.#db.pool()
     const settings = this.#db.settings
-    const open = settings ? () => createClient(settings) : pool.connect?.bind(pool)
     // Without a way to open a dedicated connection, nothing is listened to: polling finds the events.
-    if (!open) return async () => {}
+    if (!settings && !pool.connect) return async () => {}
+    // A pooled connection lost before the listener has it fails its LISTEN: the listener opens another.
+    const open = settings ? () => createClient(settings) : () => checkout(pool, () => {})
     const listener = new Listener({ open, channel: this.#db.names.channel, wake })
     this.#listeners.add(listener)
     await listener.connect()

@@ -1,6 +1,6 @@
 import { WebhookError } from '../errors.ts'
 import type { StoreTransaction } from '../store.ts'
-import type { PgClient, PgQueryable } from './postgres-pool.ts'
+import { checkout, type PgQueryable } from './postgres-pool.ts'
 
 /**
  * A transaction on a connection of its own that locks the event's row while `owner` holds its
@@ -20,12 +20,14 @@ export async function beginEvent(init: {
     throw new WebhookError('Transactions need a pool with connect() (a pg.Pool), or a connection string.', {
       code: 'transaction_unavailable',
     })
-  const client: PgClient = await pool.connect()
-  let ended = false
   // Checked out, the connection's errors are ours to handle (unhandled, they end the process).
+  // One that comes before `checkout` resolves (see there) only marks the connection broken: its
+  // BEGIN fails, and the connection is given back then.
+  let end = (_error?: Error): void => {}
   const onError = (error?: unknown) => end(error as Error)
-  client.on?.('error', onError)
-  const end = (error?: Error): void => {
+  const client = await checkout(pool, onError)
+  let ended = false
+  end = (error) => {
     if (ended) return
     ended = true
     client.off?.('error', onError)
