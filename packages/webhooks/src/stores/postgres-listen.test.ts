@@ -82,4 +82,39 @@ describe('Listener reconnects', () => {
     await vi.advanceTimersByTimeAsync(30_000)
     expect(opened).toHaveLength(attempts)
   })
+
+  it('drops a listening connection that does not answer its check within 5 s, and listens on another', async () => {
+    let answers = true
+    const opened: Array<{ released: boolean }> = []
+    const listener = new Listener({
+      channel: 'c',
+      wake: () => {},
+      random: () => 0,
+      open: async () => {
+        const state = { released: false }
+        opened.push(state)
+        return {
+          ...fakeClient(),
+          query: (text) =>
+            text === 'SELECT 1' && !answers
+              ? new Promise(() => {})
+              : Promise.resolve({ rows: [], rowCount: 0 }),
+          release: () => {
+            state.released = true
+          },
+        }
+      },
+    })
+    await listener.connect()
+    // Checked every 10 s: answered twice.
+    await vi.advanceTimersByTimeAsync(25_000)
+    expect(opened).toEqual([{ released: false }])
+    // The check at 30 s is not answered: dropped at 35 s, opened again after the first backoff.
+    answers = false
+    await vi.advanceTimersByTimeAsync(9_999)
+    expect(opened).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1 + 125)
+    expect(opened).toEqual([{ released: true }, { released: false }])
+    await listener.stop()
+  })
 })

@@ -1,4 +1,5 @@
 import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from '@service-sdk/core/internal'
+import { WebhookError } from '../errors.ts'
 import type { PgDatabase } from './postgres-database.ts'
 import { checkout, createClient, type PgClient } from './postgres-pool.ts'
 
@@ -119,7 +120,11 @@ export class Listener {
   /** A connection that does not answer a `SELECT 1` in time is dropped and opened again. */
   #probe(client: PgClient): void {
     const timeout = new Promise<never>((_, reject) => {
-      setTimeout(() => reject(new Error('listening connection check timed out')), CHECK_TIMEOUT_MS).unref?.()
+      const late = new WebhookError('The listening connection did not answer its check in time.', {
+        code: 'store_unavailable',
+        isRetryable: true,
+      })
+      setTimeout(() => reject(late), CHECK_TIMEOUT_MS).unref?.()
     })
     Promise.race([client.query('SELECT 1'), timeout]).catch(() => this.#drop(client))
   }
