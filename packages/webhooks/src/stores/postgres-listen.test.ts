@@ -117,4 +117,63 @@ describe('Listener reconnects', () => {
     expect(opened).toEqual([{ released: true }, { released: false }])
     await listener.stop()
   })
+
+  it('gives up a LISTEN not answered within 5 s (a black-holed database) and listens on another connection', async () => {
+    const opened: Array<{ released: boolean }> = []
+    const wake = vi.fn()
+    const listener = new Listener({
+      channel: 'c',
+      wake,
+      random: () => 0,
+      open: async () => {
+        const state = { released: false }
+        opened.push(state)
+        const first = opened.length === 1
+        return {
+          ...fakeClient(),
+          query: () => (first ? new Promise(() => {}) : Promise.resolve({ rows: [], rowCount: 0 })),
+          release: () => {
+            state.released = true
+          },
+        }
+      },
+    })
+    let connected = false
+    void listener.connect().then(() => {
+      connected = true
+    })
+    await vi.advanceTimersByTimeAsync(4_999)
+    expect(connected).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(connected).toBe(true)
+    await vi.advanceTimersByTimeAsync(125)
+    expect(opened).toEqual([{ released: true }, { released: false }])
+    expect(wake).toHaveBeenCalledTimes(1)
+    await listener.stop()
+  })
+
+  it('stopped while its LISTEN is in flight: neither wakes nor checks the connection afterwards', async () => {
+    const listened = Promise.withResolvers<{ rows: never[]; rowCount: number }>()
+    const queries: string[] = []
+    const wake = vi.fn()
+    const listener = new Listener({
+      channel: 'c',
+      wake,
+      open: async () => ({
+        ...fakeClient(),
+        query: (text) => {
+          queries.push(text)
+          return text.startsWith('LISTEN') ? listened.promise : Promise.resolve({ rows: [], rowCount: 0 })
+        },
+      }),
+    })
+    const connecting = listener.connect()
+    await vi.advanceTimersByTimeAsync(0)
+    await listener.stop()
+    listened.resolve({ rows: [], rowCount: 0 })
+    await connecting
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(wake).not.toHaveBeenCalled()
+    expect(queries).toEqual(['LISTEN "c"'])
+  })
 })

@@ -5,6 +5,7 @@ import { checkout, createClient, type PgClient } from './postgres-pool.ts'
 
 /** How often the listening connection is checked (a black-holed one never reports an error). */
 const CHECK_MS = 10_000
+/** Limit on the LISTEN and on each check. */
 const CHECK_TIMEOUT_MS = 5_000
 /**
  * Reopening a lost listening connection: core's backoff (doubling from 250 ms up to 5 s, with
@@ -96,11 +97,13 @@ export class Listener {
     client.on?.('error', () => this.#drop(client))
     client.on?.('end', () => this.#drop(client))
     try {
-      await client.query(`LISTEN "${this.#channel}"`)
+      await answered(client, `LISTEN "${this.#channel}"`)
     } catch {
       this.#drop(client)
       return
     }
+    // Stopped or dropped meanwhile: that connection is released already.
+    if (this.#client !== client) return
     this.#failures = 0
     this.#check = setInterval(() => this.#probe(client), CHECK_MS)
     this.#check.unref?.()
@@ -119,14 +122,7 @@ export class Listener {
 
   /** A connection that does not answer a `SELECT 1` in time is dropped and opened again. */
   #probe(client: PgClient): void {
-    const timeout = new Promise<never>((_, reject) => {
-      const late = new WebhookError('The listening connection did not answer its check in time.', {
-        code: 'store_unavailable',
-        isRetryable: true,
-      })
-      setTimeout(() => reject(late), CHECK_TIMEOUT_MS).unref?.()
-    })
-    Promise.race([client.query('SELECT 1'), timeout]).catch(() => this.#drop(client))
+    answered(client, 'SELECT 1').catch(() => this.#drop(client))
   }
 
   #drop(client: PgClient): void {
@@ -142,6 +138,27 @@ export class Listener {
     const delay = backoffDelay(this.#failures++, RECONNECT, undefined, this.#random) ?? RECONNECT.maxDelayMs
     this.#retry = setTimeout(() => void this.connect(), delay)
     this.#retry.unref?.()
+  }
+}
+
+/**
+ * `text` on the listening connection, given up after CHECK_TIMEOUT_MS: the connection has no
+ * statement timeout (it waits for notifications), and a black-holed one never answers.
+ */
+async function answered(client: PgClient, text: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    const error = new WebhookError('The listening connection did not answer in time.', {
+      code: 'store_unavailable',
+      isRetryable: true,
+    })
+    timer = setTimeout(() => reject(error), CHECK_TIMEOUT_MS)
+    timer.unref?.()
+  })
+  try {
+    await Promise.race([client.query(text), late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
