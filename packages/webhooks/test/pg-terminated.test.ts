@@ -107,6 +107,22 @@ describe.skipIf(!postgres.available)('connections the server ends at the moment 
     await store.close()
   })
 
+  it("ends a transaction whose connection is ended between its statements, idle in the handler's hands", async () => {
+    const { proxy, app, store } = await setUp(1, ['a'])
+    const tx = await store.begin!('a', 'w')
+    await tx.query('SELECT 1')
+    const hold = proxy.holdReplies()
+    await terminateHeld(hold, await backends(app, 'idle in transaction'))
+    // The client has read the FATAL (and closed its end) before the handler's next statement.
+    await expect.poll(() => proxy.connections).toBe(0)
+    expect(uncaught).toEqual([])
+    await expect(tx.query('SELECT 1')).rejects.toMatchObject({ code: 'store_unavailable', isRetryable: true })
+    await expect(tx.commitDone(20)).rejects.toMatchObject({ code: 'store_unavailable' })
+    const again = await store.begin!('a', 'w')
+    expect(await again.commitDone(20)).toBe(true)
+    await store.close()
+  })
+
   it("listens on a caller's pool through a new connection ended as soon as it has started", async () => {
     const { proxy, app, url } = await proxied()
     const pool = new pg.Pool({ connectionString: url, max: 2 })

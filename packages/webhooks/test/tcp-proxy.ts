@@ -76,6 +76,10 @@ export async function tcpProxy(target: { host: string; port: number }) {
   const port = (server.address() as AddressInfo).port
   return {
     port,
+    /** Connections open (one the server closed while replies were held stays open until its client closes it). */
+    get connections(): number {
+      return links.size
+    },
     cut(): void {
       for (const { a, b } of links) {
         a.destroy()

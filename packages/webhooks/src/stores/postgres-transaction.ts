@@ -27,13 +27,20 @@ export async function beginEvent(init: {
   const onError = (error?: unknown) => end(error as Error)
   const client = await checkout(pool, onError)
   let ended = false
+  let lost: Error | undefined
   end = (error) => {
     if (ended) return
     ended = true
+    lost = error
     client.off?.('error', onError)
     client.release?.(error ?? false)
   }
   const run = async <R>(text: string, values?: unknown[]) => {
+    // Ended by its connection's failure (retryable, as every store failure), or committed or rolled back.
+    if (ended)
+      throw lost
+        ? unavailable(lost)
+        : new WebhookError('The transaction has ended.', { code: 'transaction_unavailable' })
     try {
       return await client.query<R>(text, values)
     } catch (error) {
@@ -56,13 +63,7 @@ export async function beginEvent(init: {
     })
   }
   return {
-    query: (text, values) => {
-      if (ended)
-        return Promise.reject(
-          new WebhookError('The transaction has ended.', { code: 'transaction_unavailable' }),
-        )
-      return run(text, values)
-    },
+    query: (text, values) => run(text, values),
     async commitDone(at) {
       const done = await run(
         `UPDATE ${name} SET status = 'done', finished_at = $1, lease_owner = NULL, lease_until = NULL
