@@ -17,6 +17,28 @@ function fakeClient() {
   return client
 }
 
+type Answer = Promise<{ rows: never[]; rowCount: number }>
+const answer = (): Answer => Promise.resolve({ rows: [], rowCount: 0 })
+const never = (): Answer => new Promise(() => {})
+
+/** Connections opened one after another: the nth answers `query(text, n)`; each notes its release. */
+function connections(query: (text: string, n: number) => Answer) {
+  const opened: Array<{ released: boolean }> = []
+  const open = async (): Promise<PgClient> => {
+    const state = { released: false }
+    opened.push(state)
+    const n = opened.length
+    return {
+      ...fakeClient(),
+      query: (text) => query(text, n),
+      release: () => {
+        state.released = true
+      },
+    }
+  }
+  return { opened, open }
+}
+
 describe('Listener reconnects', () => {
   beforeEach(() => {
     vi.useFakeTimers()
@@ -85,26 +107,8 @@ describe('Listener reconnects', () => {
 
   it('drops a listening connection that does not answer its check within 5 s, and listens on another', async () => {
     let answers = true
-    const opened: Array<{ released: boolean }> = []
-    const listener = new Listener({
-      channel: 'c',
-      wake: () => {},
-      random: () => 0,
-      open: async () => {
-        const state = { released: false }
-        opened.push(state)
-        return {
-          ...fakeClient(),
-          query: (text) =>
-            text === 'SELECT 1' && !answers
-              ? new Promise(() => {})
-              : Promise.resolve({ rows: [], rowCount: 0 }),
-          release: () => {
-            state.released = true
-          },
-        }
-      },
-    })
+    const { opened, open } = connections((text) => (text === 'SELECT 1' && !answers ? never() : answer()))
+    const listener = new Listener({ channel: 'c', wake: () => {}, random: () => 0, open })
     await listener.connect()
     // Checked every 10 s: answered twice.
     await vi.advanceTimersByTimeAsync(25_000)
@@ -119,25 +123,9 @@ describe('Listener reconnects', () => {
   })
 
   it('gives up a LISTEN not answered within 5 s (a black-holed database) and listens on another connection', async () => {
-    const opened: Array<{ released: boolean }> = []
+    const { opened, open } = connections((_, n) => (n === 1 ? never() : answer()))
     const wake = vi.fn()
-    const listener = new Listener({
-      channel: 'c',
-      wake,
-      random: () => 0,
-      open: async () => {
-        const state = { released: false }
-        opened.push(state)
-        const first = opened.length === 1
-        return {
-          ...fakeClient(),
-          query: () => (first ? new Promise(() => {}) : Promise.resolve({ rows: [], rowCount: 0 })),
-          release: () => {
-            state.released = true
-          },
-        }
-      },
-    })
+    const listener = new Listener({ channel: 'c', wake, random: () => 0, open })
     let connected = false
     void listener.connect().then(() => {
       connected = true
@@ -155,18 +143,12 @@ describe('Listener reconnects', () => {
   it('stopped while its LISTEN is in flight: neither wakes nor checks the connection afterwards', async () => {
     const listened = Promise.withResolvers<{ rows: never[]; rowCount: number }>()
     const queries: string[] = []
-    const wake = vi.fn()
-    const listener = new Listener({
-      channel: 'c',
-      wake,
-      open: async () => ({
-        ...fakeClient(),
-        query: (text) => {
-          queries.push(text)
-          return text.startsWith('LISTEN') ? listened.promise : Promise.resolve({ rows: [], rowCount: 0 })
-        },
-      }),
+    const { open } = connections((text) => {
+      queries.push(text)
+      return text.startsWith('LISTEN') ? listened.promise : answer()
     })
+    const wake = vi.fn()
+    const listener = new Listener({ channel: 'c', wake, open })
     const connecting = listener.connect()
     await vi.advanceTimersByTimeAsync(0)
     await listener.stop()
