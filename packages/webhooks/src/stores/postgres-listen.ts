@@ -30,12 +30,9 @@ export class Subscriptions {
 
   /** Start listening; resolves to the unsubscribe once the first LISTEN was tried. */
   async add(wake: () => void): Promise<() => Promise<void>> {
-    const pool = await this.#db.pool()
-    const settings = this.#db.settings
+    const open = await this.#opener()
     // Without a way to open a dedicated connection, nothing is listened to: polling finds the events.
-    if (!settings && !pool.connect) return async () => {}
-    // A pooled connection lost before the listener has it fails its LISTEN: the listener opens another.
-    const open = settings ? () => createClient(settings) : () => checkout(pool, () => {})
+    if (!open) return async () => {}
     const listener = new Listener({ open, channel: this.#db.names.channel, wake })
     this.#listeners.add(listener)
     await listener.connect()
@@ -43,6 +40,22 @@ export class Subscriptions {
       this.#listeners.delete(listener)
       await listener.stop()
     }
+  }
+
+  /** How the listener opens its connection, once the table is ready. */
+  async #opener(): Promise<(() => Promise<PgClient>) | undefined> {
+    const settings = this.#db.settings
+    if (!settings) {
+      const pool = await this.#db.pool()
+      // A pooled connection lost before the listener has it fails its LISTEN: the listener opens another.
+      return pool.connect ? () => checkout(pool, () => {}) : undefined
+    }
+    // Connections of its own: a database not reachable yet is waited for as a lost connection is
+    // (the listener tries again); only a closed store refuses.
+    await this.#db.pool().catch((error: unknown) => {
+      if (this.#db.closed) throw error
+    })
+    return () => createClient(settings)
   }
 
   async close(): Promise<void> {
