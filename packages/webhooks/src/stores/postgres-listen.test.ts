@@ -17,6 +17,28 @@ function fakeClient() {
   return client
 }
 
+type Answer = Promise<{ rows: never[]; rowCount: number }>
+const answer = (): Answer => Promise.resolve({ rows: [], rowCount: 0 })
+const never = (): Answer => new Promise(() => {})
+
+/** Connections opened one after another: the nth answers `query(text, n)`; each notes its release. */
+function connections(query: (text: string, n: number) => Answer) {
+  const opened: Array<{ released: boolean }> = []
+  const open = async (): Promise<PgClient> => {
+    const state = { released: false }
+    opened.push(state)
+    const n = opened.length
+    return {
+      ...fakeClient(),
+      query: (text) => query(text, n),
+      release: () => {
+        state.released = true
+      },
+    }
+  }
+  return { opened, open }
+}
+
 describe('Listener reconnects', () => {
   beforeEach(() => {
     vi.useFakeTimers()
@@ -81,5 +103,59 @@ describe('Listener reconnects', () => {
     const attempts = opened.length
     await vi.advanceTimersByTimeAsync(30_000)
     expect(opened).toHaveLength(attempts)
+  })
+
+  it('drops a listening connection that does not answer its check within 5 s, and listens on another', async () => {
+    let answers = true
+    const { opened, open } = connections((text) => (text === 'SELECT 1' && !answers ? never() : answer()))
+    const listener = new Listener({ channel: 'c', wake: () => {}, random: () => 0, open })
+    await listener.connect()
+    // Checked every 10 s: answered twice.
+    await vi.advanceTimersByTimeAsync(25_000)
+    expect(opened).toEqual([{ released: false }])
+    // The check at 30 s is not answered: dropped at 35 s, opened again after the first backoff.
+    answers = false
+    await vi.advanceTimersByTimeAsync(9_999)
+    expect(opened).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1 + 125)
+    expect(opened).toEqual([{ released: true }, { released: false }])
+    await listener.stop()
+  })
+
+  it('gives up a LISTEN not answered within 5 s (a black-holed database) and listens on another connection', async () => {
+    const { opened, open } = connections((_, n) => (n === 1 ? never() : answer()))
+    const wake = vi.fn()
+    const listener = new Listener({ channel: 'c', wake, random: () => 0, open })
+    let connected = false
+    void listener.connect().then(() => {
+      connected = true
+    })
+    await vi.advanceTimersByTimeAsync(4_999)
+    expect(connected).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(connected).toBe(true)
+    await vi.advanceTimersByTimeAsync(125)
+    expect(opened).toEqual([{ released: true }, { released: false }])
+    expect(wake).toHaveBeenCalledTimes(1)
+    await listener.stop()
+  })
+
+  it('stopped while its LISTEN is in flight: neither wakes nor checks the connection afterwards', async () => {
+    const listened = Promise.withResolvers<{ rows: never[]; rowCount: number }>()
+    const queries: string[] = []
+    const { open } = connections((text) => {
+      queries.push(text)
+      return text.startsWith('LISTEN') ? listened.promise : answer()
+    })
+    const wake = vi.fn()
+    const listener = new Listener({ channel: 'c', wake, open })
+    const connecting = listener.connect()
+    await vi.advanceTimersByTimeAsync(0)
+    await listener.stop()
+    listened.resolve({ rows: [], rowCount: 0 })
+    await connecting
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(wake).not.toHaveBeenCalled()
+    expect(queries).toEqual(['LISTEN "c"'])
   })
 })

@@ -1,9 +1,11 @@
 import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from '@service-sdk/core/internal'
+import { WebhookError } from '../errors.ts'
 import type { PgDatabase } from './postgres-database.ts'
-import { createClient, type PgClient } from './postgres-pool.ts'
+import { checkout, createClient, type PgClient } from './postgres-pool.ts'
 
 /** How often the listening connection is checked (a black-holed one never reports an error). */
 const CHECK_MS = 10_000
+/** Limit on the LISTEN and on each check. */
 const CHECK_TIMEOUT_MS = 5_000
 /**
  * Reopening a lost listening connection: core's backoff (doubling from 250 ms up to 5 s, with
@@ -28,9 +30,7 @@ export class Subscriptions {
 
   /** Start listening; resolves to the unsubscribe once the first LISTEN was tried. */
   async add(wake: () => void): Promise<() => Promise<void>> {
-    const pool = await this.#db.pool()
-    const settings = this.#db.settings
-    const open = settings ? () => createClient(settings) : pool.connect?.bind(pool)
+    const open = await this.#opener()
     // Without a way to open a dedicated connection, nothing is listened to: polling finds the events.
     if (!open) return async () => {}
     const listener = new Listener({ open, channel: this.#db.names.channel, wake })
@@ -40,6 +40,22 @@ export class Subscriptions {
       this.#listeners.delete(listener)
       await listener.stop()
     }
+  }
+
+  /** How the listener opens its connection, once the table is ready. */
+  async #opener(): Promise<(() => Promise<PgClient>) | undefined> {
+    const settings = this.#db.settings
+    if (!settings) {
+      const pool = await this.#db.pool()
+      // A pooled connection lost before the listener has it fails its LISTEN: the listener opens another.
+      return pool.connect ? () => checkout(pool, () => {}) : undefined
+    }
+    // Connections of its own: a database not reachable yet is waited for as a lost connection is
+    // (the listener tries again); only a closed store refuses.
+    await this.#db.pool().catch((error: unknown) => {
+      if (this.#db.closed) throw error
+    })
+    return () => createClient(settings)
   }
 
   async close(): Promise<void> {
@@ -94,11 +110,13 @@ export class Listener {
     client.on?.('error', () => this.#drop(client))
     client.on?.('end', () => this.#drop(client))
     try {
-      await client.query(`LISTEN "${this.#channel}"`)
+      await answered(client, `LISTEN "${this.#channel}"`)
     } catch {
       this.#drop(client)
       return
     }
+    // Stopped or dropped meanwhile: that connection is released already.
+    if (this.#client !== client) return
     this.#failures = 0
     this.#check = setInterval(() => this.#probe(client), CHECK_MS)
     this.#check.unref?.()
@@ -117,10 +135,7 @@ export class Listener {
 
   /** A connection that does not answer a `SELECT 1` in time is dropped and opened again. */
   #probe(client: PgClient): void {
-    const timeout = new Promise<never>((_, reject) => {
-      setTimeout(() => reject(new Error('listening connection check timed out')), CHECK_TIMEOUT_MS).unref?.()
-    })
-    Promise.race([client.query('SELECT 1'), timeout]).catch(() => this.#drop(client))
+    answered(client, 'SELECT 1').catch(() => this.#drop(client))
   }
 
   #drop(client: PgClient): void {
@@ -136,6 +151,27 @@ export class Listener {
     const delay = backoffDelay(this.#failures++, RECONNECT, undefined, this.#random) ?? RECONNECT.maxDelayMs
     this.#retry = setTimeout(() => void this.connect(), delay)
     this.#retry.unref?.()
+  }
+}
+
+/**
+ * `text` on the listening connection, given up after CHECK_TIMEOUT_MS: the connection has no
+ * statement timeout (it waits for notifications), and a black-holed one never answers.
+ */
+async function answered(client: PgClient, text: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    const error = new WebhookError('The listening connection did not answer in time.', {
+      code: 'store_unavailable',
+      isRetryable: true,
+    })
+    timer = setTimeout(() => reject(error), CHECK_TIMEOUT_MS)
+    timer.unref?.()
+  })
+  try {
+    await Promise.race([client.query(text), late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

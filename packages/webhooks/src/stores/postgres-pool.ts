@@ -6,8 +6,11 @@ export interface PgQueryable {
     text: string,
     values?: unknown[],
   ): Promise<{ rows: R[]; rowCount: number | null }>
-  /** A dedicated connection (a pg.Pool has it): for transactions and LISTEN. */
-  connect?(): Promise<PgClient>
+  /**
+   * A dedicated connection (a pg.Pool has it): for transactions and LISTEN. Called with a
+   * callback when the pool takes one (see `checkout`), else its promise is used.
+   */
+  connect?(callback?: (error: Error | undefined, client?: PgClient) => void): Promise<PgClient> | undefined
   end?(): Promise<void>
 }
 
@@ -100,6 +103,30 @@ export async function createPool(settings: PoolSettings): Promise<PgQueryable> {
   const pool = new Pool({ ...config(settings, true), max: settings.max, idleTimeoutMillis: 30_000 })
   pool.on('error', settings.onIdleError)
   return pool
+}
+
+/**
+ * A connection from the pool, with `onError` listening from the moment the pool hands it over.
+ * pg-pool takes its own 'error' listener off a connection as it hands it out, in the turn in
+ * which the connection became free: the end of the statement before, or of the connection's
+ * start-up. Messages that came in the same chunk are read in that turn too, and a FATAL among
+ * them (`pg_terminate_backend`, a server shutting down) reaches a connection with no listener
+ * left: unhandled, the 'error' event ends the process. A promise would resolve only after that
+ * turn; pg-pool calls a callback in it, so the callback is used when the pool takes one.
+ */
+export function checkout(pool: PgQueryable, onError: (error?: unknown) => void): Promise<PgClient> {
+  const { promise, resolve, reject } = Promise.withResolvers<PgClient>()
+  let settled = false
+  const take = (error: unknown, client?: PgClient) => {
+    if (settled) return
+    settled = true
+    if (error || !client) return reject(error)
+    client.on?.('error', onError)
+    resolve(client)
+  }
+  // A pool that ignores the callback returns a promise instead.
+  pool.connect!(take)?.then((client) => take(undefined, client), take)
+  return promise
 }
 
 /** A connection of its own, for LISTEN: no statement timeout (it waits for notifications). */

@@ -1,6 +1,6 @@
 import { WebhookError } from '../errors.ts'
 import type { StoreTransaction } from '../store.ts'
-import type { PgClient, PgQueryable } from './postgres-pool.ts'
+import { checkout, type PgQueryable } from './postgres-pool.ts'
 
 /**
  * A transaction on a connection of its own that locks the event's row while `owner` holds its
@@ -20,18 +20,27 @@ export async function beginEvent(init: {
     throw new WebhookError('Transactions need a pool with connect() (a pg.Pool), or a connection string.', {
       code: 'transaction_unavailable',
     })
-  const client: PgClient = await pool.connect()
-  let ended = false
   // Checked out, the connection's errors are ours to handle (unhandled, they end the process).
+  // One that comes before `checkout` resolves (see there) only marks the connection broken: its
+  // BEGIN fails, and the connection is given back then.
+  let end = (_error?: Error): void => {}
   const onError = (error?: unknown) => end(error as Error)
-  client.on?.('error', onError)
-  const end = (error?: Error): void => {
+  const client = await checkout(pool, onError)
+  let ended = false
+  let lost: Error | undefined
+  end = (error) => {
     if (ended) return
     ended = true
+    lost = error
     client.off?.('error', onError)
     client.release?.(error ?? false)
   }
   const run = async <R>(text: string, values?: unknown[]) => {
+    // Ended by its connection's failure (retryable, as every store failure), or committed or rolled back.
+    if (ended)
+      throw lost
+        ? unavailable(lost)
+        : new WebhookError('The transaction has ended.', { code: 'transaction_unavailable' })
     try {
       return await client.query<R>(text, values)
     } catch (error) {
@@ -54,13 +63,7 @@ export async function beginEvent(init: {
     })
   }
   return {
-    query: (text, values) => {
-      if (ended)
-        return Promise.reject(
-          new WebhookError('The transaction has ended.', { code: 'transaction_unavailable' }),
-        )
-      return run(text, values)
-    },
+    query: (text, values) => run(text, values),
     async commitDone(at) {
       const done = await run(
         `UPDATE ${name} SET status = 'done', finished_at = $1, lease_owner = NULL, lease_until = NULL

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
 import { orderingContract } from '../../test/ordering-contract.ts'
 import { storeContract } from '../../test/store-contract.ts'
+import { tcpProxy } from '../../test/tcp-proxy.ts'
 import type { WebhookEvent } from '../events.ts'
 import type { WebhookStore } from '../store.ts'
 import { postgresStore } from './postgres.ts'
@@ -368,6 +369,23 @@ describe.skipIf(!postgres.available)('postgresStore through the database faults'
         { timeout: 10_000, interval: 200 },
       )
       .toBeGreaterThan(woken)
+    await unsubscribe()
+    await store.close()
+  })
+
+  it('listens once the database answers, when a worker subscribed while it did not', async () => {
+    const target = new URL(postgres.url)
+    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) })
+    onTestFinished(() => proxy.close())
+    const url = new URL(postgres.url)
+    url.host = `127.0.0.1:${proxy.port}`
+    const store = postgresStore(url.href, { schema, table: table(), connectTimeoutMs: 200 })
+    const silent = proxy.holdReplies()
+    let wakes = 0
+    const unsubscribe = await store.subscribe!(() => void wakes++)
+    expect(wakes).toBe(0)
+    silent.flush()
+    await expect.poll(() => wakes, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
     await unsubscribe()
     await store.close()
   })
