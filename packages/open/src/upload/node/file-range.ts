@@ -34,18 +34,31 @@ export function isFileRange(value: unknown): value is FileRange {
   return typeof value === 'object' && value !== null && (value as Partial<FileRange>)[RANGE] === true
 }
 
-/** Read buffers shared by a client's uploads; a buffer comes back only once the socket is done with it. */
+/**
+ * Read buffers shared by a client's uploads, in two sizes: a range longer than the small size (a
+ * part of a large file) is read in large buffers, fewer reads per MiB; a small file keeps small
+ * ones. A buffer comes back only once the socket is done with it.
+ */
 export interface BufferPool {
-  take(): Buffer
+  /** A buffer for reading a range of `length` bytes. */
+  take(length: number): Buffer
   give(buffer: Buffer): void
 }
 
-export function createBufferPool(size: number, keep: number): BufferPool {
-  const free: Buffer[] = []
+/** Each size keeps at most `keepBytes` of free buffers. */
+export function createBufferPool(small: number, large: number, keepBytes: number): BufferPool {
+  const free = new Map<number, Buffer[]>([
+    [small, []],
+    [large, []],
+  ])
   return {
-    take: () => free.pop() ?? Buffer.allocUnsafeSlow(size),
+    take(length) {
+      const size = length > small ? large : small
+      return free.get(size)?.pop() ?? Buffer.allocUnsafeSlow(size)
+    },
     give(buffer) {
-      if (free.length < keep) free.push(buffer)
+      const kept = free.get(buffer.length)
+      if (kept && (kept.length + 1) * buffer.length <= keepBytes) kept.push(buffer)
     },
   }
 }
@@ -70,7 +83,7 @@ export async function sendFileRange(
       } else resolve(fd)
     }),
   )
-  const buffers = [pool.take(), pool.take()] as const
+  const buffers = [pool.take(range.end - range.start), pool.take(range.end - range.start)] as const
   const written: Array<Promise<Error | null | undefined> | undefined> = [undefined, undefined]
   let reusable = false
   try {
