@@ -4,6 +4,9 @@ import { type Crc64, createCrc64 } from '../crc64.ts'
 
 const RANGE = Symbol.for('@service-sdk/open/file-range')
 
+/** The largest piece handed to the socket (and counted into progress) at once. */
+const WRITE_SLICE = 256 * 1024
+
 /**
  * A body that is bytes [start, end) of a file: the HTTP layer reads it into reusable buffers
  * (`sendFileRange`) instead of a stream allocating a new Buffer for every chunk. A 1 GiB upload
@@ -110,9 +113,17 @@ export async function sendFileRange(
       const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead)
       range.crc.update(chunk)
       written[slot] = new Promise((resolve) => {
-        request.write(chunk, resolve)
+        // To the socket WRITE_SLICE at a time, each counted once the socket has taken it: progress
+        // follows the wire in steps of that size, whatever the read size. Callbacks run in order.
+        for (let at = 0; at < chunk.length; at += WRITE_SLICE) {
+          const slice = chunk.subarray(at, at + WRITE_SLICE)
+          const last = at + WRITE_SLICE >= chunk.length
+          request.write(slice, (error) => {
+            if (!error) onBytes(slice.length)
+            if (last) resolve(error)
+          })
+        }
       })
-      onBytes(bytesRead)
     }
     for (const error of await Promise.all(written)) if (error) throw error
     reusable = true
