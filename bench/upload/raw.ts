@@ -7,12 +7,12 @@
  *
  *   node raw.ts '<json: openUrl, token, files, chunk, parallel, warmup?>'
  */
-import { createHmac, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import http from 'node:http'
-import { pipeline } from 'node:stream/promises'
 import { fetchSts } from '../lib/sts.ts'
+import { pool, rawPut } from './raw-put.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   openUrl: string
@@ -24,55 +24,10 @@ const args = JSON.parse(process.argv[2] ?? '{}') as {
 }
 
 const sts = await fetchSts(args.openUrl, args.token)
-const endpoint = new URL(sts.endPoint)
 const agent = new http.Agent({ keepAlive: true })
 const run = randomBytes(6).toString('hex')
-
-function put(key: string, size: number, body: () => NodeJS.ReadableStream | Buffer): Promise<void> {
-  const date = new Date().toUTCString()
-  const type = 'application/octet-stream'
-  const toSign = `PUT\n\n${type}\n${date}\nx-oss-date:${date}\nx-oss-security-token:${sts.securityToken}\n/${sts.bucket}/${key}`
-  const signature = createHmac('sha1', sts.accessKeySecret).update(toSign).digest('base64')
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: endpoint.hostname,
-        port: endpoint.port,
-        method: 'PUT',
-        path: `/${encodeURIComponent(key).replace(/%2F/g, '/')}`,
-        agent,
-        headers: {
-          host: `${sts.bucket}.oss-cn-hangzhou.aliyuncs.com`,
-          'content-type': type,
-          'content-length': size,
-          'x-oss-date': date,
-          'x-oss-security-token': sts.securityToken,
-          authorization: `OSS ${sts.accessKeyId}:${signature}`,
-        },
-      },
-      (response) => {
-        response.resume()
-        response.on('end', () =>
-          response.statusCode === 200 ? resolve() : reject(new Error(`PUT ${key}: ${response.statusCode}`)),
-        )
-      },
-    )
-    request.on('error', reject)
-    const made = body()
-    if (Buffer.isBuffer(made)) request.end(made)
-    else pipeline(made, request).catch(reject)
-  })
-}
-
-/** `jobs` run `parallel` at a time. */
-async function pool(jobs: Array<() => Promise<void>>, parallel: number): Promise<void> {
-  let next = 0
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < jobs.length) await (jobs[next++] as () => Promise<void>)()
-    }),
-  )
-}
+const put = (key: string, size: number, body: () => NodeJS.ReadableStream | Buffer) =>
+  rawPut(sts, agent, key, size, body)
 
 if (args.warmup?.length) {
   await pool(

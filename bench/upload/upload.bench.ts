@@ -13,10 +13,10 @@
  *     pnpm bench upload          (builds first)    BENCH_ROUNDS=3 by default
  */
 import { once } from 'node:events'
-import { createWriteStream } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { bigFile } from './files.ts'
 import { childProcess as child, firstLine } from './processes.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -39,21 +39,6 @@ interface Figures {
   cpuSeconds: number
   sts?: number
   save?: number
-}
-
-/** A file of `size` bytes: 1 MiB of random bytes, each copy numbered (no part is like another). */
-async function bigFile(name: string, size: number): Promise<string> {
-  const path = join(work, name)
-  const block = Buffer.alloc(MiB)
-  for (let i = 0; i < MiB; i += 4) block.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i)
-  const out = createWriteStream(path)
-  for (let i = 0; i < size / MiB; i++) {
-    block.writeUInt32BE(i, 0)
-    if (!out.write(Buffer.from(block))) await once(out, 'drain')
-  }
-  out.end()
-  await once(out, 'finish')
-  return path
 }
 
 async function measure(
@@ -83,9 +68,9 @@ const mibps = (f: Figures) => f.bytes / MiB / f.seconds
 
 console.log(`Preparing files in ${work} (128 MiB, 512 MiB, 1 GiB, ${SMALL_FILES} x 64 KiB)...`)
 const files = {
-  small: await bigFile('128m.bin', 128 * MiB),
-  medium: await bigFile('512m.bin', 512 * MiB),
-  large: await bigFile('1g.bin', 1024 * MiB),
+  small: await bigFile(join(work, '128m.bin'), 128 * MiB),
+  medium: await bigFile(join(work, '512m.bin'), 512 * MiB),
+  large: await bigFile(join(work, '1g.bin'), 1024 * MiB),
   many: [] as string[],
   warmup: [] as string[],
 }

@@ -1,5 +1,6 @@
-import { describe, expect, test } from 'vitest'
-import { crc64, crc64Combine, createCrc64 } from './crc64.ts'
+import { describe, expect, test, vi } from 'vitest'
+import { crc64, crc64Combine, crc64UsesWasm, createCrc64 } from './crc64.ts'
+import { wasmKernel } from './crc64-wasm.ts'
 import { objectCrc } from './multipart.ts'
 
 describe('CRC-64/ECMA', () => {
@@ -29,6 +30,47 @@ describe('CRC-64/ECMA', () => {
       const bytewise = createCrc64()
       for (let at = 0; at < view.length; at += 13) bytewise.update(view.subarray(at, at + 13))
       expect(crc64(view)).toBe(bytewise.value())
+    }
+  })
+})
+
+describe('CRC-64/ECMA, the WebAssembly kernel against the tables alone', () => {
+  test('the same CRC for every length, alignment and cut into pieces, across its 1 MiB window', () => {
+    let seed = 7
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) >>> 0
+      return seed >>> 8
+    }
+    const bytes = new Uint8Array(2 * 1024 * 1024 + 333).map(() => random() & 0xff)
+    const lengths = [0, 1, 15, 16, 17, 1023, 1024, 1025, 4096 + 7, 65_536, 1024 * 1024, 1024 * 1024 + 31]
+    lengths.push(bytes.length - 3)
+    for (const length of lengths) {
+      for (const offset of [0, 1, 3, 8]) {
+        const view = bytes.subarray(offset, offset + length)
+        const fast = createCrc64()
+        const tables = createCrc64(true)
+        // Pieces of varying sizes, long and short, so both paths meet mid-stream.
+        for (let at = 0; at < view.length; ) {
+          const size = [5000, 13, 70_001, 1024, 16][random() % 5] as number
+          fast.update(view.subarray(at, at + size))
+          tables.update(view.subarray(at, at + size))
+          at += size
+        }
+        expect(fast.value()).toBe(tables.value())
+        expect(crc64(view)).toBe(tables.value())
+      }
+    }
+  })
+
+  test('runs in Node; where WebAssembly is refused, there is no kernel and the tables do the work', () => {
+    expect(crc64UsesWasm()).toBe(true)
+    const refused = vi.spyOn(WebAssembly, 'Module').mockImplementation(() => {
+      throw new WebAssembly.CompileError('WebAssembly is disabled')
+    })
+    try {
+      expect(wasmKernel(new Uint32Array(4096), new Uint32Array(4096))).toBeUndefined()
+    } finally {
+      refused.mockRestore()
     }
   })
 })

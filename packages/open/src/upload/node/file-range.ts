@@ -5,6 +5,9 @@ import { type Crc64, createCrc64 } from '../crc64.ts'
 
 const RANGE = Symbol.for('@service-sdk/open/file-range')
 
+/** The largest piece handed to the socket (and counted into progress) at once. */
+const WRITE_SLICE = 256 * 1024
+
 /**
  * A body that is bytes [start, end) of a file: the HTTP layer reads it into reusable buffers
  * (`sendFileRange`) instead of a stream allocating a new Buffer for every chunk. A 1 GiB upload
@@ -35,18 +38,31 @@ export function isFileRange(value: unknown): value is FileRange {
   return typeof value === 'object' && value !== null && (value as Partial<FileRange>)[RANGE] === true
 }
 
-/** Read buffers shared by a client's uploads; a buffer comes back only once the socket is done with it. */
+/**
+ * Read buffers shared by a client's uploads, in two sizes: a range longer than the small size (a
+ * part of a large file) is read in large buffers, fewer reads per MiB; a small file keeps small
+ * ones. A buffer comes back only once the socket is done with it.
+ */
 export interface BufferPool {
-  take(): Buffer
+  /** A buffer for reading a range of `length` bytes. */
+  take(length: number): Buffer
   give(buffer: Buffer): void
 }
 
-export function createBufferPool(size: number, keep: number): BufferPool {
-  const free: Buffer[] = []
+/** Each size keeps at most `keepBytes` of free buffers. */
+export function createBufferPool(small: number, large: number, keepBytes: number): BufferPool {
+  const free = new Map<number, Buffer[]>([
+    [small, []],
+    [large, []],
+  ])
   return {
-    take: () => free.pop() ?? Buffer.allocUnsafeSlow(size),
+    take(length) {
+      const size = length > small ? large : small
+      return free.get(size)?.pop() ?? Buffer.allocUnsafeSlow(size)
+    },
     give(buffer) {
-      if (free.length < keep) free.push(buffer)
+      const kept = free.get(buffer.length)
+      if (kept && (kept.length + 1) * buffer.length <= keepBytes) kept.push(buffer)
     },
   }
 }
@@ -71,7 +87,7 @@ export async function sendFileRange(
       } else resolve(fd)
     }),
   )
-  const buffers = [pool.take(), pool.take()] as const
+  const buffers = [pool.take(range.end - range.start), pool.take(range.end - range.start)] as const
   const written: Array<Promise<Error | null | undefined> | undefined> = [undefined, undefined]
   let reusable = false
   try {
@@ -101,9 +117,17 @@ export async function sendFileRange(
       const chunk = bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead)
       range.crc.update(chunk)
       written[slot] = new Promise((resolve) => {
-        request.write(chunk, resolve)
+        // To the socket WRITE_SLICE at a time, each counted once the socket has taken it: progress
+        // follows the wire in steps of that size, whatever the read size. Callbacks run in order.
+        for (let at = 0; at < chunk.length; at += WRITE_SLICE) {
+          const slice = chunk.subarray(at, at + WRITE_SLICE)
+          const last = at + WRITE_SLICE >= chunk.length
+          request.write(slice, (error) => {
+            if (!error) onBytes(slice.length)
+            if (last) resolve(error)
+          })
+        }
       })
-      onBytes(bytesRead)
     }
     for (const error of await Promise.all(written)) if (error) throw error
     reusable = true
