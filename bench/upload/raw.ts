@@ -13,6 +13,7 @@ import { readFile, stat } from 'node:fs/promises'
 import http from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import { fetchSts } from '../lib/sts.ts'
+import { timedStart } from './processes.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   openUrl: string
@@ -107,6 +108,7 @@ if (args.files.length === 1) {
     })
   }
 }
+await timedStart()
 const started = performance.now()
 const cpu = process.cpuUsage()
 await pool(jobs, args.parallel)
