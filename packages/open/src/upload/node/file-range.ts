@@ -1,4 +1,4 @@
-import { close, open, read } from 'node:fs'
+import { close, closeSync, open, openSync, read, readSync } from 'node:fs'
 import type { ClientRequest } from 'node:http'
 import { type Crc64, createCrc64 } from '../crc64.ts'
 
@@ -36,6 +36,8 @@ export function isFileRange(value: unknown): value is FileRange {
 
 /** Read buffers shared by a client's uploads; a buffer comes back only once the socket is done with it. */
 export interface BufferPool {
+  /** The length of every buffer. */
+  readonly size: number
   take(): Buffer
   give(buffer: Buffer): void
 }
@@ -43,6 +45,7 @@ export interface BufferPool {
 export function createBufferPool(size: number, keep: number): BufferPool {
   const free: Buffer[] = []
   return {
+    size,
     take: () => free.pop() ?? Buffer.allocUnsafeSlow(size),
     give(buffer) {
       if (free.length < keep) free.push(buffer)
@@ -61,6 +64,7 @@ export async function sendFileRange(
   pool: BufferPool,
   onBytes: (bytes: number) => void,
 ): Promise<void> {
+  if (range.end - range.start <= pool.size) return sendSmallRange(request, range, pool, onBytes)
   // The callback API: measured ~40% less CPU per file than fs/promises' FileHandle.
   const fd = await new Promise<number>((resolve, reject) =>
     open(range.path, 'r', (error, fd) => {
@@ -89,7 +93,7 @@ export async function sendFileRange(
         }),
       )
       if (bytesRead === 0) {
-        const error = new Error(`${range.path} ended before byte ${range.end}: it changed during the upload`)
+        const error = fileChanged(range)
         range.fail(error)
         throw error
       }
@@ -109,4 +113,54 @@ export async function sendFileRange(
     // After a failure a cut connection may still hold a buffer: those are left to the collector.
     if (reusable) for (const buffer of buffers) pool.give(buffer)
   }
+}
+
+/**
+ * A range that fits one read buffer (a small file, most of what `uploadMany` sends) is read with
+ * one synchronous open, read and close: ~20 µs of CPU for 64 KiB, where the same three calls
+ * through libuv's thread pool cost ~30 µs each in wake-ups and callbacks (bench/upload/ab.ts:
+ * ~0.8x the uploader's CPU per 64 KiB file). The event loop waits for one read of at most
+ * `pool.size` (256 KiB) bytes; larger ranges take the asynchronous path above.
+ */
+async function sendSmallRange(
+  request: ClientRequest,
+  range: FileRange,
+  pool: BufferPool,
+  onBytes: (bytes: number) => void,
+): Promise<void> {
+  const buffer = pool.take()
+  const chunk = buffer.subarray(0, range.end - range.start)
+  try {
+    readRangeSync(range, chunk)
+  } catch (error) {
+    pool.give(buffer)
+    range.fail(error)
+    throw error
+  }
+  range.crc.update(chunk)
+  const written = new Promise<Error | null | undefined>((resolve) => {
+    request.write(chunk, resolve)
+  })
+  onBytes(chunk.length)
+  const error = await written
+  if (error) throw error
+  request.end()
+  pool.give(buffer)
+}
+
+function readRangeSync(range: FileRange, into: Buffer): void {
+  const fd = openSync(range.path, 'r')
+  try {
+    for (let done = 0; done < into.length; ) {
+      const bytesRead = readSync(fd, into, done, into.length - done, range.start + done)
+      if (bytesRead === 0) throw fileChanged(range)
+      done += bytesRead
+    }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function fileChanged(range: FileRange): Error {
+  return new Error(`${range.path} ended before byte ${range.end}: it changed during the upload`)
 }
