@@ -3,7 +3,8 @@
  * build (B) and another commit's (A, its `dist/index.js`), taking turns on batches of 100 small
  * files against the simulator in a process of its own. Both run under the same load at the same
  * moments, which separate processes on a shared machine do not: there, run-to-run spread was
- * larger than the differences measured. Prints CPU and wall time per file, and B / A.
+ * larger than the differences measured. Prints CPU (the uploader's and the simulator's) and wall
+ * time per file, and B / A.
  *
  *   git worktree add /tmp/upbase <commit> && (cd /tmp/upbase && pnpm install && pnpm --filter @service-sdk/open... build)
  *   pnpm --filter @service-sdk/open build
@@ -14,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { OpenClient as Client } from '@service-sdk/open'
-import { childProcess, firstLine } from './processes.ts'
+import { childProcess, cpuSecondsOf, firstLine } from './processes.ts'
 
 type OpenModule = typeof import('@service-sdk/open')
 
@@ -34,7 +35,7 @@ for (let i = 0; i < 1100; i++) {
   files.push(path)
 }
 
-const server = childProcess('server.ts', [join(work, 'store')])
+const server = childProcess('server.ts', [join(work, 'store')], true)
 try {
   const { urls, credentials } = JSON.parse(await firstLine(server)) as {
     urls: { open: string }
@@ -54,25 +55,29 @@ try {
   }
   // Warm-up: JIT, connections and credentials of both.
   for (const who of ['A', 'B'] as const) await send(clients[who], files.slice(1000))
-  const spent = { A: { cpu: 0, wall: 0, n: 0 }, B: { cpu: 0, wall: 0, n: 0 } }
+  const spent = { A: { cpu: 0, server: 0, wall: 0, n: 0 }, B: { cpu: 0, server: 0, wall: 0, n: 0 } }
   for (let round = 0; round < ROUNDS; round++) {
     const at = (round * BATCH) % 1000
     for (const who of round % 2 ? (['B', 'A'] as const) : (['A', 'B'] as const)) {
+      const serverCpu = await cpuSecondsOf(server)
       const cpu = process.cpuUsage()
       const started = performance.now()
       await send(clients[who], files.slice(at, at + BATCH))
       const used = process.cpuUsage(cpu)
+      spent[who].server += ((await cpuSecondsOf(server)) - serverCpu) * 1000
       spent[who].cpu += (used.user + used.system) / 1000
       spent[who].wall += performance.now() - started
       spent[who].n += BATCH
     }
   }
   for (const who of ['A', 'B'] as const) {
-    const { cpu, wall, n } = spent[who]
-    console.log(`${who}: CPU ${(cpu / n).toFixed(3)} ms per file, wall ${(wall / n).toFixed(3)} ms per file`)
+    const { cpu, server: simulator, wall, n } = spent[who]
+    console.log(
+      `${who}: CPU ${(cpu / n).toFixed(3)} ms per file, simulator CPU ${(simulator / n).toFixed(3)} ms per file, wall ${(wall / n).toFixed(3)} ms per file`,
+    )
   }
   console.log(
-    `B / A: CPU ${(spent.B.cpu / spent.A.cpu).toFixed(3)}, wall ${(spent.B.wall / spent.A.wall).toFixed(3)} (${ROUNDS} rounds of ${BATCH} files each)`,
+    `B / A: CPU ${(spent.B.cpu / spent.A.cpu).toFixed(3)}, simulator CPU ${(spent.B.server / spent.A.server).toFixed(3)}, wall ${(spent.B.wall / spent.A.wall).toFixed(3)} (${ROUNDS} rounds of ${BATCH} files each)`,
   )
 } finally {
   server.kill('SIGTERM')

@@ -12,6 +12,7 @@ import { stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename } from 'node:path'
 import { fetchSts } from '../lib/sts.ts'
+import { timedStart } from './processes.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   openUrl: string
@@ -36,6 +37,7 @@ const client = new OSS({
 let bytes = 0
 for (const file of args.files) bytes += (await stat(file)).size
 
+await timedStart()
 const started = performance.now()
 const cpu = process.cpuUsage()
 for (const file of args.files) {

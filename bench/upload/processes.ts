@@ -1,13 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 
-/** `script` of this directory in a Node process of its own; arguments that are not strings go as JSON. */
-export function childProcess(script: string, args: unknown[]): ChildProcess {
+/**
+ * `script` of this directory in a Node process of its own; arguments that are not strings go as
+ * JSON. With `ipc`, the process gets a message channel (server.ts answers `cpu` on it).
+ */
+export function childProcess(script: string, args: unknown[], ipc = false): ChildProcess {
   return spawn(
     process.execPath,
     [join(import.meta.dirname, script), ...args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a)))],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? (['ipc'] as const) : [])] },
   )
 }
 
@@ -16,4 +20,23 @@ export async function firstLine(process_: ChildProcess): Promise<string> {
   const lines = createInterface({ input: process_.stdout! })
   for await (const line of lines) return line
   throw new Error('the process printed nothing')
+}
+
+/** CPU seconds (user + system) that server.ts, started with `ipc`, has used so far. */
+export async function cpuSecondsOf(server: ChildProcess): Promise<number> {
+  const answer = once(server, 'message') as Promise<[NodeJS.CpuUsage]>
+  server.send('cpu')
+  const [used] = await answer
+  return (used.user + used.system) / 1e6
+}
+
+/**
+ * In a child started with `ipc`: tells the parent that the timed part starts and waits for its
+ * go, so the parent can sample the server's CPU in between. Without a channel it returns at once.
+ */
+export async function timedStart(): Promise<void> {
+  if (!process.send) return
+  const go = once(process, 'message')
+  process.send('timed')
+  await go
 }

@@ -12,6 +12,7 @@ import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import http from 'node:http'
 import { fetchSts } from '../lib/sts.ts'
+import { timedStart } from './processes.ts'
 import { pool, rawPut } from './raw-put.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
@@ -62,6 +63,7 @@ if (args.files.length === 1) {
     })
   }
 }
+await timedStart()
 const started = performance.now()
 const cpu = process.cpuUsage()
 await pool(jobs, args.parallel)

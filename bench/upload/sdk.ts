@@ -9,6 +9,7 @@
  */
 import { stat } from 'node:fs/promises'
 import { createOpenClient } from '@service-sdk/open'
+import { timedStart } from './processes.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   openUrl: string
@@ -37,6 +38,7 @@ const open = createOpenClient({
 let bytes = 0
 for (const file of args.files) bytes += (await stat(file)).size
 
+await timedStart()
 const started = performance.now()
 const cpu = process.cpuUsage()
 if (args.many) {

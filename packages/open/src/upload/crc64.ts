@@ -120,17 +120,26 @@ function update(register: Uint32Array, bytes: Uint8Array): void {
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset + i, ((n - i) >>> 3) << 1)
   register[0] = lo
   register[1] = hi
-  slices(register, words)
+  for (let at = 0; at < words.length; at += BLOCK_WORDS)
+    slices(register, words, at, Math.min(words.length, at + BLOCK_WORDS))
   update(register, bytes.subarray(i + words.length * 4))
 }
 
-/** Slice-by-8 over little-endian pairs of 32-bit words. */
-function slices(register: Uint32Array, words: Uint32Array): void {
+/**
+ * Words per call of `slices`: one call for a whole file ran its loop long enough for V8 to compile
+ * it mid-way (on-stack replacement) before the code after the loop had ever run, and that
+ * compiled loop then left through a deoptimization on every later call, one per small file (seen
+ * with --trace-deopt). Calls over 4 KiB blocks are compiled as a whole function.
+ */
+const BLOCK_WORDS = 1024
+
+/** Slice-by-8 over little-endian pairs of 32-bit words, words [from, to). */
+function slices(register: Uint32Array, words: Uint32Array, from: number, to: number): void {
   let lo = register[0] as number
   let hi = register[1] as number
   const T = LO
   const U = HI
-  for (let w = 0; w < words.length; w += 2) {
+  for (let w = from; w < to; w += 2) {
     const a = (lo ^ words[w]!) >>> 0
     const b = (hi ^ words[w + 1]!) >>> 0
     const i0 = 1792 + (a & 0xff)

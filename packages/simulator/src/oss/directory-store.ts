@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { selectParts } from './complete.ts'
@@ -162,7 +162,7 @@ export function directoryObjectStore(dir: string): ObjectStore {
     },
 
     async head(bucket, key) {
-      const meta = await readJson<ObjectFile>(objectPath(bucket, key))
+      const meta = readJsonNow<ObjectFile>(objectPath(bucket, key))
       return meta && toObject(meta)
     },
 
@@ -316,6 +316,23 @@ export function directoryObjectStore(dir: string): ObjectStore {
 async function readJson<T>(path: string): Promise<T | undefined> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as T
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+}
+
+/**
+ * `readJson`, synchronously, for HeadObject and material-save (which looks up every asset's
+ * object): an object's metadata is a few hundred bytes, and fs/promises' `readFile` (open, stat,
+ * read and close, each a thread-pool round trip) measured ~120 µs of CPU per file against ~15 µs.
+ * The write path keeps the asynchronous `readJson`: made synchronous there too, the simulator's CPU
+ * per PutObject did not go down in bench/upload runs (it measured 4-25% higher, within this
+ * machine's noise but never lower).
+ */
+function readJsonNow<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw error

@@ -1,4 +1,4 @@
-import { close, open, read } from 'node:fs'
+import { close, closeSync, open, openSync, read, readSync } from 'node:fs'
 import type { ClientRequest } from 'node:http'
 import { UploadError } from '@service-sdk/core'
 import { type Crc64, createCrc64 } from '../crc64.ts'
@@ -44,6 +44,8 @@ export function isFileRange(value: unknown): value is FileRange {
  * ones. A buffer comes back only once the socket is done with it.
  */
 export interface BufferPool {
+  /** The length of the small buffers: a range that fits one is read at once (`sendSmallRange`). */
+  readonly small: number
   /** A buffer for reading a range of `length` bytes. */
   take(length: number): Buffer
   give(buffer: Buffer): void
@@ -56,6 +58,7 @@ export function createBufferPool(small: number, large: number, keepBytes: number
     [large, []],
   ])
   return {
+    small,
     take(length) {
       const size = length > small ? large : small
       return free.get(size)?.pop() ?? Buffer.allocUnsafeSlow(size)
@@ -78,6 +81,7 @@ export async function sendFileRange(
   pool: BufferPool,
   onBytes: (bytes: number) => void,
 ): Promise<void> {
+  if (range.end - range.start <= pool.small) return sendSmallRange(request, range, pool, onBytes)
   // The callback API: measured ~40% less CPU per file than fs/promises' FileHandle.
   const fd = await new Promise<number>((resolve, reject) =>
     open(range.path, 'r', (error, fd) => {
@@ -106,10 +110,7 @@ export async function sendFileRange(
         }),
       )
       if (bytesRead === 0) {
-        const error = new UploadError({
-          code: 'source_changed',
-          message: `${range.path} ended before byte ${range.end}: it changed during the upload`,
-        })
+        const error = fileChanged(range)
         range.fail(error)
         throw error
       }
@@ -137,4 +138,59 @@ export async function sendFileRange(
     // After a failure a cut connection may still hold a buffer: those are left to the collector.
     if (reusable) for (const buffer of buffers) pool.give(buffer)
   }
+}
+
+/**
+ * A range that fits one read buffer (a small file, most of what `uploadMany` sends) is read with
+ * one synchronous open, read and close: ~20 µs of CPU for 64 KiB, where the same three calls
+ * through libuv's thread pool cost ~30 µs each in wake-ups and callbacks (bench/upload/ab.ts:
+ * ~0.8x the uploader's CPU per 64 KiB file). The event loop waits for one read of at most
+ * `pool.small` (256 KiB) bytes; larger ranges take the asynchronous path above.
+ */
+async function sendSmallRange(
+  request: ClientRequest,
+  range: FileRange,
+  pool: BufferPool,
+  onBytes: (bytes: number) => void,
+): Promise<void> {
+  const buffer = pool.take(range.end - range.start)
+  const chunk = buffer.subarray(0, range.end - range.start)
+  try {
+    readRangeSync(range, chunk)
+  } catch (error) {
+    pool.give(buffer)
+    range.fail(error)
+    throw error
+  }
+  range.crc.update(chunk)
+  const written = new Promise<Error | null | undefined>((resolve) => {
+    request.write(chunk, (error) => {
+      if (!error) onBytes(chunk.length)
+      resolve(error)
+    })
+  })
+  const error = await written
+  if (error) throw error
+  request.end()
+  pool.give(buffer)
+}
+
+function readRangeSync(range: FileRange, into: Buffer): void {
+  const fd = openSync(range.path, 'r')
+  try {
+    for (let done = 0; done < into.length; ) {
+      const bytesRead = readSync(fd, into, done, into.length - done, range.start + done)
+      if (bytesRead === 0) throw fileChanged(range)
+      done += bytesRead
+    }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function fileChanged(range: FileRange): UploadError {
+  return new UploadError({
+    code: 'source_changed',
+    message: `${range.path} ended before byte ${range.end}: it changed during the upload`,
+  })
 }
