@@ -12,7 +12,7 @@ import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { generateWebhookToken } from '../src/token.ts'
-import { tcpProxy } from './tcp-proxy.ts'
+import { proxiedPostgres } from './tcp-proxy.ts'
 
 const RECEIVERS = 2
 const WORKERS = 2
@@ -50,12 +50,7 @@ function body(n: number): string {
 describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)', () => {
   it('loses no acknowledged event; transactional effects exactly once; no process exits by itself', async () => {
     const table = 'events'
-    const target = new URL(postgres.url)
-    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) })
-    const app = `chaos_${randomBytes(4).toString('hex')}`
-    const url = new URL(postgres.url)
-    url.host = `127.0.0.1:${proxy.port}`
-    url.searchParams.set('application_name', app)
+    const { proxy, app, url } = await proxiedPostgres(postgres.url, 'chaos')
     await admin.query(`CREATE SCHEMA "${schema}"`)
     await admin.query(`CREATE TABLE "${schema}".effects (key text NOT NULL, pid integer NOT NULL)`)
     const ledger = join(dir, 'ledger.txt')
@@ -80,10 +75,7 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     const receivers: Array<{ child: ChildProcess; port: number }> = []
     const startReceiver = () =>
       new Promise<void>((resolve, reject) => {
-        const child = watch(
-          node([join(FIXTURES, 'pg-receiver.ts'), url.href, schema, table, token]),
-          'receiver',
-        )
+        const child = watch(node([join(FIXTURES, 'pg-receiver.ts'), url, schema, table, token]), 'receiver')
         let out = ''
         let err = ''
         child.stderr!.on('data', (chunk: Buffer) => {
@@ -106,7 +98,7 @@ describe.skipIf(!postgres.available)('PostgreSQL deployment under faults (chaos)
     const startWorker = () => {
       const args = [CLI, join(FIXTURES, 'pg-handlers.ts'), '--schema', schema, '--table', table]
       const child = node([...args, '--statement-timeout', '2000'], {
-        DATABASE_URL: url.href,
+        DATABASE_URL: url,
         CHAOS_LEDGER: ledger,
         CHAOS_EFFECTS: `"${schema}".effects`,
       })

@@ -8,7 +8,7 @@ import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import { postgresStore } from '../src/stores/postgres.ts'
-import { tcpProxy } from './tcp-proxy.ts'
+import { proxiedPostgres } from './tcp-proxy.ts'
 
 const postgres = await postgresOrSkip()
 const schema = `webhooks_term_${randomBytes(6).toString('hex')}`
@@ -36,15 +36,10 @@ describe.skipIf(!postgres.available)('connections the server ends at the moment 
 
   /** A proxy to PostgreSQL, and a URL through it whose connections are named `app`. */
   async function proxied() {
-    const target = new URL(postgres.url)
-    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) })
-    const app = `term_${randomBytes(4).toString('hex')}`
-    const url = new URL(postgres.url)
-    url.host = `127.0.0.1:${proxy.port}`
-    url.searchParams.set('application_name', app)
+    const proxied = await proxiedPostgres(postgres.url, 'term')
     // Cut, whatever the test's outcome: no transaction left holding locks on the schema.
-    onTestFinished(() => proxy.close())
-    return { proxy, app, url: url.href }
+    onTestFinished(() => proxied.proxy.close())
+    return proxied
   }
 
   /** A store through a proxy, with `keys` stored and claimed by `w`. */

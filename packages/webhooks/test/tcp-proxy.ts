@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { createServer, type Socket, connect as tcpConnect } from 'node:net'
 
@@ -120,4 +121,18 @@ export async function tcpProxy(target: { host: string; port: number }) {
       await new Promise((resolve) => server.close(resolve))
     },
   }
+}
+
+/**
+ * A proxy to the PostgreSQL at `databaseUrl`, and that database's URL through it, its connections
+ * named `<prefix>_<random>` (`app`) so a test can find and terminate exactly its own backends.
+ */
+export async function proxiedPostgres(databaseUrl: string, prefix: string) {
+  const target = new URL(databaseUrl)
+  const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) })
+  const app = `${prefix}_${randomBytes(4).toString('hex')}`
+  const url = new URL(databaseUrl)
+  url.host = `127.0.0.1:${proxy.port}`
+  url.searchParams.set('application_name', app)
+  return { proxy, app, url: url.href }
 }
