@@ -5,7 +5,8 @@
  * each byte there costs two 32-bit lookups). Where WebAssembly is missing or refused (Node with
  * `--jitless`), `wasmKernel` returns undefined and crc64.ts stays on its JavaScript loop.
  */
-const MODULE =
+/** crc64.wat assembled, base64 (crc64.test.ts assembles the source again and compares). */
+export const MODULE =
   'AGFzbQEAAAABBwFgAn9+AX4DAgEABQMBABEHEwIGbWVtb3J5AgAGdXBkYXRlAAAKtgIBswIDAX8BfgR/AkADQCACIABPDQEgASACKQOAgAKFIQMgA6chBCADQiCIpyEFIAIoAoiAAiEGIAIoAoyAAiEHIARBA3RB+A9xKQOA8AEgBEEFdkH4D3EpA4DgAYUgBEENdkH4D3EpA4DQAYUgBEEVdkH4D3EpA4DAAYUgBUEDdEH4D3EpA4CwAYUgBUEFdkH4D3EpA4CgAYUgBUENdkH4D3EpA4CQAYUgBUEVdkH4D3EpA4CAAYUgBkEDdEH4D3EpA4BwhSAGQQV2QfgPcSkDgGCFIAZBDXZB+A9xKQOAUIUgBkEVdkH4D3EpA4BAhSAHQQN0QfgPcSkDgDCFIAdBBXZB+A9xKQOAIIUgB0ENdkH4D3EpA4AQhSAHQRV2QfgPcSkDAIUhASACQRBqIQIMAAsLIAEL'
 
 /** Bytes hashed per call: the window of the module's memory after the tables (crc64.wat). */

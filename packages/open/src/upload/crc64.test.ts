@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, test, vi } from 'vitest'
+import wabt from 'wabt'
 import { crc64, crc64Combine, crc64UsesWasm, createCrc64 } from './crc64.ts'
-import { wasmKernel } from './crc64-wasm.ts'
+import { MODULE, wasmKernel } from './crc64-wasm.ts'
 import { objectCrc } from './multipart.ts'
 
 describe('CRC-64/ECMA', () => {
@@ -35,6 +37,12 @@ describe('CRC-64/ECMA', () => {
 })
 
 describe('CRC-64/ECMA, the WebAssembly kernel against the tables alone', () => {
+  test('the embedded module is crc64.wat, assembled', async () => {
+    const source = readFileSync(new URL('./crc64.wat', import.meta.url), 'utf8')
+    const { buffer } = (await wabt()).parseWat('crc64.wat', source).toBinary({})
+    expect(Buffer.from(buffer).toString('base64')).toBe(MODULE)
+  })
+
   test('the same CRC for every length, alignment and cut into pieces, across its 1 MiB window', () => {
     let seed = 7
     const random = () => {
