@@ -1,4 +1,5 @@
 export { type ChromiumAvailability, chromiumOrSkip } from './chromium.ts'
 export { type OlderNode, olderNodeOrSkip } from './older-node.ts'
 export { type PostgresAvailability, postgresOrSkip } from './postgres.ts'
+export { rejectionOf } from './rejection.ts'
 export { requiredInCi } from './required.ts'

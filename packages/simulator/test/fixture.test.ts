@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { rejectionOf } from '@service-sdk/testkit'
 import { describe, expect, it } from 'vitest'
 import {
   defaultSeed,
@@ -162,9 +163,10 @@ describe("misuse, refused with the simulator's own error", () => {
   })
 
   it('a seed whose caller is in no team: startSimulator rejects with bad_request', async () => {
-    const error = await startSimulator({ seed: { ...defaultSeed(), teams: [] } }).then(
-      (started) => started.stop().then(() => expect.fail('it started')),
-      (e: unknown) => e,
+    const error = await rejectionOf(
+      startSimulator({ seed: { ...defaultSeed(), teams: [] } }),
+      'it started',
+      (started) => started.stop(),
     )
     expect(error).toBeInstanceOf(SimError)
     expect(error).toMatchObject({

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ServiceValidationError } from '@service-sdk/core'
+import { rejectionOf } from '@service-sdk/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { workerCliOptions } from './worker-cli-options.ts'
 
@@ -18,10 +19,7 @@ async function moduleFile(name: string, text: string): Promise<string> {
 }
 
 async function refusal(args: string[], env: Record<string, string> = {}) {
-  const error = await workerCliOptions(args, env).then(
-    () => expect.fail('the arguments were accepted'),
-    (e: unknown) => e,
-  )
+  const error = await rejectionOf(workerCliOptions(args, env), 'the arguments were accepted')
   expect(ServiceValidationError.isInstance(error)).toBe(true)
   return (error as ServiceValidationError).issues
 }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { rejectionOf } from '@service-sdk/testkit'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SimError } from '../sim-error.ts'
 import { openSegments, segmentStream } from './file-io.ts'
@@ -15,10 +16,7 @@ it("object data shorter than its recorded size: the stream fails with the simula
   const path = join(dir, 'short.bin')
   await writeFile(path, Buffer.alloc(10, 1))
   const stream = segmentStream(await openSegments([{ path, size: 20 }]), 0, 19)
-  const error = await new Response(stream).arrayBuffer().then(
-    () => expect.fail('the whole object was read'),
-    (e: unknown) => e,
-  )
+  const error = await rejectionOf(new Response(stream).arrayBuffer(), 'the whole object was read')
   expect(error).toBeInstanceOf(SimError)
   expect(error).toMatchObject({
     name: 'SimError',

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { UploadError } from '@service-sdk/core'
+import { rejectionOf } from '@service-sdk/testkit'
 import { afterEach, describe, expect, test } from 'vitest'
 import { NoAnswerError } from '../no-answer.ts'
 import { failureOf } from '../oss-failure.ts'
@@ -45,11 +46,7 @@ const context = (signal = new AbortController().signal, timeoutMs = 5_000): Requ
   onBodyBytes: () => {},
 })
 
-const rejection = (promise: Promise<unknown>) =>
-  promise.then(
-    () => expect.fail('the request succeeded'),
-    (error: unknown) => error,
-  )
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, 'the request succeeded')
 
 describe('the Node HTTP layer', () => {
   test('sends to the URL it is given, an IPv6 literal too, with path and query', async () => {

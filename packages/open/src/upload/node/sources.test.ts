@@ -4,6 +4,7 @@ import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { UploadError } from '@service-sdk/core'
+import { rejectionOf } from '@service-sdk/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RandomAccessSource } from '../platform.ts'
 import { prepareNodeSource } from './sources.ts'
@@ -25,11 +26,7 @@ async function fileSource(
   return { path, source }
 }
 
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => expect.fail('the read succeeded'),
-    (error: unknown) => error,
-  )
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, 'the read succeeded')
 
 describe('a file source', () => {
   it('a file that shrank: source_error naming the byte it ended before, with no untyped error inside', async () => {
