@@ -34,6 +34,7 @@ export {
   type SeedTeam,
   type SeedUser,
 } from './seed.ts'
+export { SimError, type SimErrorKind } from './sim-error.ts'
 export { type RunningSimulator, type StartOptions, startSimulator } from './start.ts'
 /** The simulator's state, as `control.snapshot()` returns it: teams, users, folders, materials, subscriptions. */
 export type * as SimulatorState from './state.ts'

@@ -5,12 +5,12 @@ import {
   defaultSeed,
   FOLDERS,
   MEMBERS,
+  SimError,
   SPACES,
   seedBuilder,
   setupSimulator,
   startSimulator,
 } from '../src/index.ts'
-import { SimError } from '../src/sim-error.ts'
 import { useSimulator } from '../src/vitest.ts'
 
 const sim = useSimulator({ webhooks: { initialBackoffMs: 1 } })
@@ -143,6 +143,25 @@ describe('seedBuilder', () => {
         .build(),
     ).toThrow(/unknown team 9/)
     expect(() => seedBuilder().team({ id: 'x7', name: 'A' }).build()).toThrow(/decimal/)
+  })
+
+  it("refuses with the simulator's own error, kind bad_request", () => {
+    const refusal = (build: () => unknown) => {
+      try {
+        build()
+      } catch (error) {
+        return error
+      }
+      return 'built'
+    }
+    for (const error of [
+      refusal(() => seedBuilder().team({ id: '7', name: 'A' }).build()),
+      refusal(() => seedBuilder().team({ id: '7', name: 'A' }).team({ id: '7', name: 'B' }).build()),
+      refusal(() => seedBuilder().user({ id: '1', email: 'a@b.c', teams: { '7': 'boss' as 'owner' } })),
+    ]) {
+      expect(error).toBeInstanceOf(SimError)
+      expect(error).toMatchObject({ name: 'SimError', kind: 'bad_request' })
+    }
   })
 })
 

@@ -1,4 +1,5 @@
 import { ROLES, type RoleId, type Seed, type SeedFolder, type SeedTeam, type SeedUser } from '../seed.ts'
+import { SimError } from '../sim-error.ts'
 
 type RoleCode = (typeof ROLES)[number]['roleCode']
 
@@ -57,7 +58,10 @@ export function seedBuilder(from?: Seed): SeedBuilder {
 function roleId(role: RoleCode | RoleId): RoleId {
   const found = ROLES.find((r) => r.roleCode === role || r.roleId === role)
   if (!found)
-    throw new TypeError(`Unknown role ${String(role)}: one of ${ROLES.map((r) => r.roleCode).join(', ')}`)
+    throw new SimError(
+      'bad_request',
+      `Unknown role ${String(role)}: one of ${ROLES.map((r) => r.roleCode).join(', ')}`,
+    )
   return found.roleId
 }
 
@@ -65,8 +69,8 @@ function check(seed: Seed): void {
   const seen = new Set<string>()
   const id = (value: string, what: string) => {
     if (!/^[1-9]\d{0,18}$/.test(value))
-      throw new TypeError(`${what} id must be decimal digits, got "${value}"`)
-    if (seen.has(`${what}:${value}`)) throw new TypeError(`${what} id ${value} is used twice`)
+      throw new SimError('bad_request', `${what} id must be decimal digits, got "${value}"`)
+    if (seen.has(`${what}:${value}`)) throw new SimError('bad_request', `${what} id ${value} is used twice`)
     seen.add(`${what}:${value}`)
   }
   const folders = (list: SeedFolder[] = []): void => {
@@ -84,11 +88,14 @@ function check(seed: Seed): void {
     folders(u.folders)
     for (const m of u.memberships ?? [])
       if (!seen.has(`team:${m.teamId}`))
-        throw new TypeError(`User ${u.id} is a member of unknown team ${m.teamId}`)
+        throw new SimError('bad_request', `User ${u.id} is a member of unknown team ${m.teamId}`)
   }
   const { userId, teamId } = seed.caller
   if (!seen.has(`user:${userId}`))
-    throw new TypeError(`The caller ${userId || '(none)'} is not a user of the seed: call caller()`)
+    throw new SimError(
+      'bad_request',
+      `The caller ${userId || '(none)'} is not a user of the seed: call caller()`,
+    )
   if (!seen.has(`team:${teamId}`))
-    throw new TypeError(`The caller's team ${teamId || '(none)'} is not a team of the seed`)
+    throw new SimError('bad_request', `The caller's team ${teamId || '(none)'} is not a team of the seed`)
 }
