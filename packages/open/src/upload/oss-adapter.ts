@@ -131,9 +131,20 @@ export interface OssOperations {
   /** InitiateMultipartUpload; resolves with the upload id. */
   initiate(key: string, ctx: RequestContext): Promise<string>
   /** UploadPart; resolves with the part's ETag. */
-  uploadPart(key: string, uploadId: string, partNumber: number, body: OssBody, ctx: RequestContext): Promise<string>
+  uploadPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    body: OssBody,
+    ctx: RequestContext,
+  ): Promise<string>
   /** CompleteMultipartUpload; resolves with the object's CRC-64 as the storage reports it. */
-  complete(key: string, uploadId: string, parts: readonly DonePart[], ctx: RequestContext): Promise<string | undefined>
+  complete(
+    key: string,
+    uploadId: string,
+    parts: readonly DonePart[],
+    ctx: RequestContext,
+  ): Promise<string | undefined>
   /** DeleteObject. */
   remove(key: string, ctx: RequestContext): Promise<void>
   /** AbortMultipartUpload. */
@@ -287,7 +298,10 @@ class AliOssOperations implements OssOperations {
       initiated: Date.parse(u.initiated),
     }))
     const more = String(page.isTruncated) === 'true' && page.nextKeyMarker
-    return { uploads, next: more ? { key: page.nextKeyMarker, uploadId: page.nextUploadIdMarker } : undefined }
+    return {
+      uploads,
+      next: more ? { key: page.nextKeyMarker, uploadId: page.nextUploadIdMarker } : undefined,
+    }
   }
 
   async size(key: string, ctx: RequestContext): Promise<number> {

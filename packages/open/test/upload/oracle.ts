@@ -38,11 +38,20 @@ export function scriptedHttp(answer: (url: string, request: OssHttpRequest) => A
       sent.push({ url, method: request.method, headers, content: request.content })
       const { status, headers: answered = {}, body = '' } = answer(url, request)
       const data = Buffer.from(body)
-      const res = { status, statusCode: status, headers: answered, size: data.length, rt: 0, requestUrls: [url] }
+      const res = {
+        status,
+        statusCode: status,
+        headers: answered,
+        size: data.length,
+        rt: 0,
+        requestUrls: [url],
+      }
       return { status, headers: answered, data, res }
     },
   }
-  if (signed) http.objectRequests = () => import('../../src/upload/node/object-requests.ts').then((m) => m.signedOperations)
+  if (signed)
+    http.objectRequests = () =>
+      import('../../src/upload/node/object-requests.ts').then((m) => m.signedOperations)
   return { http, sent }
 }
 

@@ -259,7 +259,8 @@ export function answerError(response: OssHttpResponse): {
   const encoded = headerOf(response, 'x-oss-err')
   if (encoded) return { ...errorDocument(Buffer.from(encoded, 'base64').toString('utf8'), status), requestId }
   if (status === 404) return { status, code: 'NoSuchKey', message: 'Object not exists', requestId }
-  if (status === 412) return { status, code: 'PreconditionFailed', message: 'Pre condition failed', requestId }
+  if (status === 412)
+    return { status, code: 'PreconditionFailed', message: 'Pre condition failed', requestId }
   return { status, code: undefined, message: `Unknow error, status: ${status}`, requestId }
 }
 
@@ -277,7 +278,12 @@ function errorDocument(xml: string, status: number, requestId?: string) {
   const message =
     (textOf(document, 'Message') || `unknow request error, status: ${status}`) +
     (condition ? ` (condition: ${condition})` : '')
-  return { status, code: textOf(document, 'Code') || undefined, message, requestId: textOf(document, 'RequestId') }
+  return {
+    status,
+    code: textOf(document, 'Code') || undefined,
+    message,
+    requestId: textOf(document, 'RequestId'),
+  }
 }
 
 function headerOf(response: OssHttpResponse, name: string): string | undefined {
@@ -290,5 +296,7 @@ function requestIdOf(response: OssHttpResponse): string | undefined {
 }
 
 function textOfBody(data: Uint8Array | string): string {
-  return typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')
+  return typeof data === 'string'
+    ? data
+    : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')
 }

@@ -70,7 +70,9 @@ describe('PutObject signed without ali-oss', () => {
       const sign = objectSigner(oss.options, oss.userAgent)
       for (const [n, key] of keys.entries()) {
         const size = n === 0 ? 0 : 65_536 * n
-        expect(sign({ method: 'PUT', key, length: size }), key).toEqual(onWire(await aliOssPut(oss, key, size)))
+        expect(sign({ method: 'PUT', key, length: size }), key).toEqual(
+          onWire(await aliOssPut(oss, key, size)),
+        )
       }
     })
   }
@@ -79,6 +81,8 @@ describe('PutObject signed without ali-oss', () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 0, 31, 23, 59, 59), toFake: ['Date'] })
     const oss = client('https://oss-cn-shanghai.aliyuncs.com', '')
     const sign = objectSigner(oss.options, oss.userAgent)
-    expect(sign({ method: 'PUT', key: 'dir/a.json', length: 10 })).toEqual(onWire(await aliOssPut(oss, 'dir/a.json', 10)))
+    expect(sign({ method: 'PUT', key: 'dir/a.json', length: 10 })).toEqual(
+      onWire(await aliOssPut(oss, 'dir/a.json', 10)),
+    )
   })
 })
