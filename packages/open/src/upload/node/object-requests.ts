@@ -33,7 +33,7 @@ export const signedOperations: SignedOperations = (credential, http, redact) => 
 }
 
 /** ali-oss's User-Agent on Node (its version, and `platform`'s description of Node). */
-export const ALI_OSS_VERSION = '6.23.0'
+const ALI_OSS_VERSION = '6.23.0'
 const userAgent = (() => {
   const arch = /\b(?:AMD|IA|Win|WOW|x86_|x)64\b/i.test(process.arch) ? ' 64-bit' : ''
   const os = process.platform.charAt(0).toUpperCase() + process.platform.slice(1)
