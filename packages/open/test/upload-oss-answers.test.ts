@@ -27,6 +27,8 @@ afterAll(async () => {
 function recordingHttp() {
   const inner = createNodeHttp(createAgents())
   const answers: Answer[] = []
+  const { objectRequests } = inner
+  if (!objectRequests) throw new Error("Node's HTTP layer signs its own requests")
   const http: OssHttp = {
     async request(url, params) {
       const response = await inner.request(url, params)
@@ -36,7 +38,7 @@ function recordingHttp() {
       answers.push({ status: response.status, headers, body: Buffer.from(response.data).toString('utf8') })
       return response
     },
-    objectRequests: inner.objectRequests,
+    objectRequests,
   }
   return { http, answers }
 }
