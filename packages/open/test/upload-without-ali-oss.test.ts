@@ -1,16 +1,7 @@
-import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
-import { afterAll, beforeAll, expect, test, vi } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import type { CheckpointStore, UploadCheckpoint } from '../src/index.ts'
-import {
-  MiB,
-  recordingClient,
-  servedHash,
-  sha256,
-  testBytes,
-  until,
-  type Workspace,
-  workspace,
-} from './upload/helpers.ts'
+import { sim, useUploadFixture, work } from './upload/fixture.ts'
+import { MiB, recordingClient, servedHash, sha256, testBytes, until } from './upload/helpers.ts'
 
 // On Node a multipart upload, its resume and the cleanup of stale uploads never load ali-oss:
 // every request is made, signed and read by src/upload/node/object-requests.ts. ali-oss is
@@ -21,17 +12,7 @@ vi.mock('ali-oss', () => {
   return { default: class {} }
 })
 
-let sim: RunningSimulator
-let work: Workspace
-
-beforeAll(async () => {
-  sim = await startSimulator()
-  work = await workspace()
-})
-afterAll(async () => {
-  await sim.stop()
-  await work.remove()
-})
+useUploadFixture()
 
 test('a multipart upload, a resumed one and cleanupUploads on Node: ali-oss is not loaded', async () => {
   const { open } = recordingClient(sim)

@@ -60,6 +60,12 @@ function okAnswers(pages: { listParts?: string; listUploads?: string } = {}) {
   }
 }
 
+/** The list operations' first page, then `rest` once the query carries `marker`. */
+const paged =
+  (marker: string, first: Parameters<typeof okAnswers>[0], rest: Parameters<typeof okAnswers>[0]) =>
+  (url: string, request: OssHttpRequest): Answer =>
+    okAnswers(new URL(url).searchParams.has(marker) ? rest : first)(url, request)
+
 const body = (size: number): OssBody => ({ size, stream: {}, checksum: () => 0n })
 const parts = [
   { number: 2, etag: '"B2"', size: 5 },
@@ -115,20 +121,21 @@ describe("Node's requests are ali-oss's own (URL, method, headers, body)", () =>
   test('without a security token, and ListParts and ListMultipartUploads past their first page', async () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 0, 31, 23, 59, 59), toFake: ['Date'] })
     const credential = credentialOf('https://oss-cn-shanghai.aliyuncs.com', { securityToken: '' })
-    const pagedParts = (url: string, request: OssHttpRequest): Answer => {
-      const marker = new URL(url).searchParams.get('part-number-marker')
-      const listParts =
-        marker === null
-          ? xml(
-              'ListPartsResult',
-              `<NextPartNumberMarker>2</NextPartNumberMarker><IsTruncated>true</IsTruncated>${part(2)}${part(1)}`,
-            )
-          : xml(
-              'ListPartsResult',
-              `<NextPartNumberMarker>3</NextPartNumberMarker><IsTruncated>false</IsTruncated>${part(3, '"E3"', 7)}`,
-            )
-      return okAnswers({ listParts })(url, request)
-    }
+    const pagedParts = paged(
+      'part-number-marker',
+      {
+        listParts: xml(
+          'ListPartsResult',
+          `<NextPartNumberMarker>2</NextPartNumberMarker><IsTruncated>true</IsTruncated>${part(2)}${part(1)}`,
+        ),
+      },
+      {
+        listParts: xml(
+          'ListPartsResult',
+          `<NextPartNumberMarker>3</NextPartNumberMarker><IsTruncated>false</IsTruncated>${part(3, '"E3"', 7)}`,
+        ),
+      },
+    )
     const listed = await bothWays(credential, pagedParts, (c) => c.listParts('dir/a.json', 'U1'))
     expect(listed.signed).toEqual(listed.aliOss)
     expect(listed.signed.sent).toHaveLength(2)
@@ -142,17 +149,21 @@ describe("Node's requests are ali-oss's own (URL, method, headers, body)", () =>
 
     const upload = (key: string, id: string) =>
       `<Upload><Key>${key}</Key><UploadId>${id}</UploadId><Initiated>2026-01-02T03:04:05.000Z</Initiated></Upload>`
-    const pagedUploads = (url: string, request: OssHttpRequest): Answer => {
-      const marker = new URL(url).searchParams.get('key-marker')
-      const listUploads =
-        marker === null
-          ? xml(
-              'ListMultipartUploadsResult',
-              `<Prefix>dir/</Prefix><NextKeyMarker>dir/a &amp; b</NextKeyMarker><NextUploadIdMarker>U2</NextUploadIdMarker><IsTruncated>true</IsTruncated>${upload('dir/a', 'U1')}${upload('dir/a &amp; b', 'U2')}<CommonPrefixes><Prefix>dir/x/</Prefix></CommonPrefixes>`,
-            )
-          : xml('ListMultipartUploadsResult', `<IsTruncated>false</IsTruncated>${upload('dir/c', 'U3')}`)
-      return okAnswers({ listUploads })(url, request)
-    }
+    const pagedUploads = paged(
+      'key-marker',
+      {
+        listUploads: xml(
+          'ListMultipartUploadsResult',
+          `<Prefix>dir/</Prefix><NextKeyMarker>dir/a &amp; b</NextKeyMarker><NextUploadIdMarker>U2</NextUploadIdMarker><IsTruncated>true</IsTruncated>${upload('dir/a', 'U1')}${upload('dir/a &amp; b', 'U2')}<CommonPrefixes><Prefix>dir/x/</Prefix></CommonPrefixes>`,
+        ),
+      },
+      {
+        listUploads: xml(
+          'ListMultipartUploadsResult',
+          `<IsTruncated>false</IsTruncated>${upload('dir/c', 'U3')}`,
+        ),
+      },
+    )
     const uploads = await bothWays(credential, pagedUploads, (c) => c.listUploads('dir/'))
     expect(uploads.signed).toEqual(uploads.aliOss)
     expect(uploads.signed.sent).toHaveLength(2)
