@@ -87,13 +87,13 @@ export function failureOf(error: unknown, redact: (text: string) => string): Oss
 
 /**
  * A successful answer the engine cannot read (not the XML document of the operation, or without
- * the header it needs): fatal, as ali-oss's failure to parse one was.
+ * the header it needs): fatal and without a status, as ali-oss's failure to parse one was (the
+ * status says what the storage answered, not what went wrong).
  */
 export function unreadableAnswer(op: string, status: number, requestId: string | undefined): OssFailure {
   return new OssFailure({
     kind: 'fatal',
     code: 'upload_failed',
-    status,
     requestId,
     message: `the object storage's answer to ${op} (status ${status}) could not be read`,
   })

@@ -247,7 +247,9 @@ describe('failed answers read as ali-oss reads them (status, OSS code, message, 
     ]
     for (const [answer, operation] of cases) {
       const { signed } = await bothWays(credentialOf('http://127.0.0.1:9000'), () => answer, operation)
-      expect(signed.result).toMatchObject({ failure: { kind: 'fatal', code: 'upload_failed', status: 200 } })
+      expect(signed.result).toMatchObject({
+        failure: { kind: 'fatal', code: 'upload_failed', status: undefined },
+      })
     }
   })
 })
