@@ -16,16 +16,19 @@ function loadAliOss(): Promise<new (options: object) => unknown> {
 }
 
 /**
- * The only file that touches ali-oss. ali-oss signs requests, builds them and parses OSS's XML;
- * its HTTP layer (the `urllib` option) is ours (`OssHttp`), so that each upload can cut its own
- * requests and count request bodies as they go out. One ali-oss client is made per credential
- * and shared by every upload that goes out with it; each operation passes its upload's
- * `RequestContext` as ali-oss's `ctx` option, which reaches our HTTP layer untouched. Everything
- * ali-oss throws is turned into an `OssFailure` (oss-failure.ts): its raw errors carry the
- * signed request headers (token, signature).
+ * The only file that touches ali-oss, and where the platforms' two ways to the store meet. On
+ * Node every request is made, signed and read by `node/object-requests.ts` (loaded through
+ * `OssHttp.objectRequests`) and ali-oss is never loaded; in browsers ali-oss signs requests, builds
+ * them and parses OSS's XML. Either way the HTTP layer is ours (`OssHttp`, ali-oss's `urllib`
+ * option), so that each upload can cut its own requests and count request bodies as they go out.
+ * One connection (`OssOperations`: an ali-oss client, or a signer) is made per credential and
+ * shared by every upload that goes out with it; each operation passes its upload's
+ * `RequestContext` (as ali-oss's `ctx` option, which reaches our HTTP layer untouched). Every
+ * failure is turned into an `OssFailure` (oss-failure.ts): ali-oss's raw errors carry the signed
+ * request headers (token, signature).
  */
 
-/** What ali-oss passes to its HTTP layer for one request. */
+/** What our HTTP layer is handed for one request (by ali-oss, or by `node/object-requests.ts`). */
 export interface OssHttpRequest {
   method: string
   headers: Record<string, string | number>
@@ -57,41 +60,29 @@ export interface OssHttpResponse {
 }
 
 /**
- * ali-oss's replaceable HTTP layer. A request without an answer rejects with a `NoAnswerError`
+ * The platform's HTTP layer. A request without an answer rejects with a `NoAnswerError`
  * (no-answer.ts): `status` -1 (network, or cut) or -2 (timeout), the statuses ali-oss knows as
  * "no answer".
  */
 export interface OssHttp {
   request(url: string, params: OssHttpRequest): Promise<OssHttpResponse>
   /**
-   * Where the platform makes and signs PutObject itself (Node: node/signed-put.ts), loaded with
-   * the first connection; each file's PUT then goes straight to `request`. Without it (browsers)
-   * PutObject goes through ali-oss like every other request.
+   * Where the platform makes, signs and reads every request itself (Node:
+   * node/object-requests.ts), loaded with the first connection; ali-oss is then never loaded.
+   * Without it (browsers) the requests go through ali-oss.
    */
-  putSigning?(): Promise<PutSigning>
+  objectRequests?(): Promise<SignedOperations>
 }
 
-/** ali-oss's options once it has checked them: what a PutObject is signed with. */
-export interface OssOptions {
-  /** The endpoint as ali-oss parsed it (node:url's `parse`). */
-  endpoint: { protocol: string; host: string; hostname: string }
-  bucket: string
-  accessKeyId: string
-  accessKeySecret: string
-  stsToken?: string | undefined
-}
-
-/** A PutObject request: its URL and signed headers; the body and context are added to it. */
-export interface SignedPut {
-  url: string
-  headers: Record<string, string | number>
-}
-
-/** Signs the PutObject of `key` with `size` bytes, at the time of the call. */
-export type PutSigner = (key: string, size: number) => SignedPut
-
-/** The signer of one ali-oss client's options (and its User-Agent). */
-export type PutSigning = (options: OssOptions, userAgent: string) => PutSigner
+/**
+ * The operations of `credential`, signed by the platform, over `http`. Refuses a credential
+ * ali-oss's constructor would refuse (bucket name, endpoint, keys) with `refusedCredential`.
+ */
+export type SignedOperations = (
+  credential: UploadCredential,
+  http: OssHttp,
+  redact: (text: string) => string,
+) => OssOperations
 
 /**
  * A request body, made by the platform: for Node (`stream`) a Readable or a file range that our
@@ -124,10 +115,61 @@ export interface OpenUpload {
   initiated: number
 }
 
-// The parts of ali-oss 6.23 used here. `_uploadPart`, `_objectRequestParams` and `request` are
-// internal but stable across 6.x: they are the calls that take a body as we built it (a Node body
-// for our HTTP layer, a Blob in browsers) instead of reading it into memory. Every operation takes
-// `{ ctx }`, which ali-oss hands to our HTTP layer with each request.
+/** Where the next page of ListMultipartUploads starts. */
+export interface UploadsMarker {
+  key: string
+  uploadId: string
+}
+
+/**
+ * The requests an upload makes, on one credential's connection; each carries its upload
+ * attempt's context. A failure rejects with anything `failureOf` (oss-failure.ts) reads.
+ */
+export interface OssOperations {
+  /** PutObject; resolves with the object's CRC-64 as the storage reports it (`undefined` when it does not). */
+  put(key: string, body: OssBody, ctx: RequestContext): Promise<string | undefined>
+  /** InitiateMultipartUpload; resolves with the upload id. */
+  initiate(key: string, ctx: RequestContext): Promise<string>
+  /** UploadPart; resolves with the part's ETag. */
+  uploadPart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    body: OssBody,
+    ctx: RequestContext,
+  ): Promise<string>
+  /** CompleteMultipartUpload; resolves with the object's CRC-64 as the storage reports it. */
+  complete(
+    key: string,
+    uploadId: string,
+    parts: readonly DonePart[],
+    ctx: RequestContext,
+  ): Promise<string | undefined>
+  /** DeleteObject. */
+  remove(key: string, ctx: RequestContext): Promise<void>
+  /** AbortMultipartUpload. */
+  abort(key: string, uploadId: string, ctx: RequestContext): Promise<void>
+  /** One page of ListParts (up to 1000) after part `after`, and where the next starts. */
+  listPartsPage(
+    key: string,
+    uploadId: string,
+    after: string | undefined,
+    ctx: RequestContext,
+  ): Promise<{ parts: DonePart[]; next: string | undefined }>
+  /** One page of ListMultipartUploads under `prefix` (up to 1000), and where the next starts. */
+  listUploadsPage(
+    prefix: string,
+    after: UploadsMarker | undefined,
+    ctx: RequestContext,
+  ): Promise<{ uploads: OpenUpload[]; next: UploadsMarker | undefined }>
+  /** HeadObject: the object's size; rejects with status 404 when there is no such object. */
+  size(key: string, ctx: RequestContext): Promise<number>
+}
+
+// The parts of ali-oss 6.23 used in browsers. `_uploadPart`, `_objectRequestParams` and `request`
+// are internal but stable across 6.x: they are the calls that take a body as we built it (a Blob)
+// instead of reading it into memory. Every operation takes `{ ctx }`, which ali-oss hands to our
+// HTTP layer with each request.
 interface AliOssResponse {
   status: number
   headers: Record<string, string | string[] | undefined>
@@ -144,10 +186,6 @@ interface Ctx {
   ctx: RequestContext
 }
 interface AliOss {
-  readonly options: OssOptions
-  readonly userAgent: string
-  /** ali-oss's error of a failed answer (it reads OSS's XML error document), or of no answer. */
-  requestError(result: OssHttpResponse): Promise<unknown>
   // The request builder behind every operation; PutObject goes through it as UploadPart does, so
   // that the body reaches our HTTP layer as we made it (put/putStream would wrap or read it).
   _objectRequestParams(
@@ -194,6 +232,84 @@ interface AliOss {
   head(name: string, options: Ctx): Promise<{ status: number; res: AliOssResponse }>
 }
 
+/** The operations through one ali-oss client (browsers). */
+class AliOssOperations implements OssOperations {
+  readonly #oss: AliOss
+
+  constructor(oss: AliOss) {
+    this.#oss = oss
+  }
+
+  async put(key: string, body: OssBody, ctx: RequestContext): Promise<string | undefined> {
+    const headers = { 'Content-Length': body.size }
+    const params = this.#oss._objectRequestParams('PUT', key, { ctx, headers })
+    const { res } = await this.#oss.request({
+      ...params,
+      ...(body.stream === undefined ? { content: body.content } : { stream: body.stream }),
+      successStatuses: [200],
+      disabledMD5: true,
+    })
+    return reportedCrc(res.headers)
+  }
+
+  async initiate(key: string, ctx: RequestContext): Promise<string> {
+    return (await this.#oss.initMultipartUpload(key, { ctx })).uploadId
+  }
+
+  async uploadPart(key: string, uploadId: string, partNumber: number, body: OssBody, ctx: RequestContext) {
+    const data = { size: body.size, stream: body.stream, content: body.content }
+    return (await this.#oss._uploadPart(key, uploadId, partNumber, data, { ctx, disabledMD5: true })).etag
+  }
+
+  async complete(key: string, uploadId: string, parts: readonly DonePart[], ctx: RequestContext) {
+    const list = parts.map((p) => ({ number: p.number, etag: p.etag }))
+    const { res } = await this.#oss.completeMultipartUpload(key, uploadId, list, { ctx })
+    return reportedCrc(res.headers)
+  }
+
+  async remove(key: string, ctx: RequestContext): Promise<void> {
+    await this.#oss.delete(key, { ctx })
+  }
+
+  async abort(key: string, uploadId: string, ctx: RequestContext): Promise<void> {
+    await this.#oss.abortMultipartUpload(key, uploadId, { ctx })
+  }
+
+  async listPartsPage(key: string, uploadId: string, after: string | undefined, ctx: RequestContext) {
+    const query: Record<string, string | number> = { 'max-parts': 1000 }
+    if (after !== undefined) query['part-number-marker'] = after
+    const page = await this.#oss.listParts(key, uploadId, query, { ctx })
+    const listed = page.parts === undefined ? [] : Array.isArray(page.parts) ? page.parts : [page.parts]
+    const parts = listed.map((p) => ({ number: Number(p.PartNumber), etag: p.ETag, size: Number(p.Size) }))
+    const more = String(page.isTruncated) === 'true' && page.nextPartNumberMarker
+    return { parts, next: more ? page.nextPartNumberMarker : undefined }
+  }
+
+  async listUploadsPage(prefix: string, after: UploadsMarker | undefined, ctx: RequestContext) {
+    const query: Record<string, string | number> = { prefix, 'max-uploads': 1000 }
+    if (after) {
+      query['key-marker'] = after.key
+      query['upload-id-marker'] = after.uploadId
+    }
+    const page = await this.#oss.listUploads(query, { ctx })
+    const uploads = (page.uploads ?? []).map((u) => ({
+      key: u.name,
+      uploadId: u.uploadId,
+      initiated: Date.parse(u.initiated),
+    }))
+    const more = String(page.isTruncated) === 'true' && page.nextKeyMarker
+    return {
+      uploads,
+      next: more ? { key: page.nextKeyMarker, uploadId: page.nextUploadIdMarker } : undefined,
+    }
+  }
+
+  async size(key: string, ctx: RequestContext): Promise<number> {
+    const { res } = await this.#oss.head(key, { ctx })
+    return Number(res.headers['content-length'])
+  }
+}
+
 /**
  * `endPoint` from sts-tmp: a bare host (`oss-cn-hangzhou.aliyuncs.com`, served over https) or,
  * from the simulator, a URL with its scheme.
@@ -202,21 +318,20 @@ export function endpointUrl(endPoint: string): string {
   return /^https?:\/\//i.test(endPoint) ? endPoint : `https://${endPoint}`
 }
 
-/** An ali-oss client made for one credential, and the redactor of that credential's secrets. */
+/** A credential's operations (ali-oss's or the platform's), and the redactor of its secrets. */
 export interface OssConnection {
-  readonly oss: AliOss
+  readonly operations: OssOperations
   readonly redact: (text: string) => string
-  /** PutObject without ali-oss, when the HTTP layer signs it (`OssHttp.putSigning`). */
-  readonly direct?: { readonly http: OssHttp; readonly sign: PutSigner } | undefined
 }
 
 /** Per HTTP layer (one per client's platform), the connection made for each credential. */
 const connections = new WeakMap<OssHttp, WeakMap<UploadCredential, Promise<OssConnection>>>()
 
 /**
- * The ali-oss client of `credential`, made once and shared: signing setup, option parsing and
- * the client object are per credential, not per upload (many small files spend a good share of
- * their CPU there). A credential ali-oss refuses is refused to every upload that gets it.
+ * The connection of `credential`, made once and shared: signing setup, option parsing and the
+ * client object are per credential, not per upload (many small files spend a good share of their
+ * CPU there). A credential the object-storage client refuses is refused to every upload that
+ * gets it, before anything is sent.
  */
 export function ossConnection(credential: UploadCredential, http: OssHttp): Promise<OssConnection> {
   let made = connections.get(http)
@@ -232,13 +347,25 @@ export function ossConnection(credential: UploadCredential, http: OssHttp): Prom
   return connection
 }
 
+/** The error of a credential the object-storage client cannot use; `reason` is already redacted. */
+export function refusedCredential(reason: string): UploadError {
+  return new UploadError({
+    code: 'invalid_credentials',
+    message: `sts-tmp returned credentials the object-storage client cannot use (${reason}): check the service behind sts-tmp.`,
+  })
+}
+
 async function connect(credential: UploadCredential, http: OssHttp): Promise<OssConnection> {
   const redact = createRedactor([
     credential.accessKeySecret,
     credential.securityToken,
     credential.accessKeyId,
   ])
-  const [OSS, signing] = await Promise.all([loadAliOss(), http.putSigning?.()])
+  if (http.objectRequests) {
+    const signed = await http.objectRequests()
+    return { operations: signed(credential, http, redact), redact }
+  }
+  const OSS = await loadAliOss()
   let oss: AliOss
   try {
     oss = new OSS({
@@ -255,131 +382,79 @@ async function connect(credential: UploadCredential, http: OssHttp): Promise<Oss
     }) as AliOss
   } catch (error) {
     // A bucket name or endpoint ali-oss refuses: nothing was sent.
-    const reason = redact(error instanceof Error ? error.message : String(error))
-    throw new UploadError({
-      code: 'invalid_credentials',
-      message: `sts-tmp returned credentials the object-storage client cannot use (${reason}): check the service behind sts-tmp.`,
-    })
+    throw refusedCredential(redact(error instanceof Error ? error.message : String(error)))
   }
-  const direct = signing ? { http, sign: signing(oss.options, oss.userAgent) } : undefined
-  return { oss, redact, direct }
+  return { operations: new AliOssOperations(oss), redact }
 }
 
 /**
  * The operations of one upload attempt on a shared connection: each request carries the
- * attempt's context. Cheap to make (one per attempt and credential).
+ * attempt's context, each failure becomes an `OssFailure`. Cheap to make (one per attempt and
+ * credential).
  */
 export class OssClient {
-  readonly #oss: AliOss
+  readonly #ops: OssOperations
   readonly #redact: (text: string) => string
-  readonly #ctx: Ctx
-  readonly #direct: OssConnection['direct']
+  readonly #ctx: RequestContext
 
   constructor(connection: OssConnection, context: RequestContext) {
-    this.#oss = connection.oss
+    this.#ops = connection.operations
     this.#redact = connection.redact
-    this.#ctx = { ctx: context }
-    this.#direct = connection.direct
+    this.#ctx = context
   }
 
   /** Resolves with the object's CRC-64 as the storage reports it (`undefined` when it does not). */
   put(key: string, body: OssBody): Promise<string | undefined> {
-    const direct = this.#direct
-    if (direct) return this.#translated(() => this.#signedPut(direct, key, body))
-    return this.#translated(async () => {
-      const headers = { 'Content-Length': body.size }
-      const params = this.#oss._objectRequestParams('PUT', key, { ...this.#ctx, headers })
-      const { res } = await this.#oss.request({
-        ...params,
-        ...(body.stream === undefined ? { content: body.content } : { stream: body.stream }),
-        successStatuses: [200],
-        disabledMD5: true,
-      })
-      return reportedCrc(res)
-    })
-  }
-
-  /**
-   * PutObject signed by the platform and sent through the same HTTP layer; a failed answer is
-   * turned into ali-oss's error (`requestError`), so `failureOf` sees what it sees from ali-oss.
-   */
-  async #signedPut(direct: NonNullable<OssConnection['direct']>, key: string, body: OssBody) {
-    const { url, headers } = direct.sign(key, body.size)
-    const request: OssHttpRequest = { method: 'PUT', headers, ...this.#ctx }
-    if (body.stream !== undefined) request.stream = body.stream
-    else if (body.content !== undefined) request.content = body.content
-    const response = await direct.http.request(url, request)
-    if (response.status !== 200) throw await this.#oss.requestError(response)
-    return reportedCrc(response)
+    return this.#translated(() => this.#ops.put(key, body, this.#ctx))
   }
 
   initiate(key: string): Promise<string> {
-    return this.#translated(async () => (await this.#oss.initMultipartUpload(key, this.#ctx)).uploadId)
+    return this.#translated(() => this.#ops.initiate(key, this.#ctx))
   }
 
   /** Resolves with the part's ETag. */
   uploadPart(key: string, uploadId: string, partNumber: number, body: OssBody): Promise<string> {
-    return this.#translated(async () => {
-      const data = { size: body.size, stream: body.stream, content: body.content }
-      const options = { ...this.#ctx, disabledMD5: true }
-      return (await this.#oss._uploadPart(key, uploadId, partNumber, data, options)).etag
-    })
+    return this.#translated(() => this.#ops.uploadPart(key, uploadId, partNumber, body, this.#ctx))
   }
 
   /** Resolves with the object's CRC-64 as the storage reports it (`undefined` when it does not). */
   complete(key: string, uploadId: string, parts: readonly DonePart[]): Promise<string | undefined> {
-    return this.#translated(async () => {
-      const list = parts.map((p) => ({ number: p.number, etag: p.etag }))
-      const { res } = await this.#oss.completeMultipartUpload(key, uploadId, list, this.#ctx)
-      return reportedCrc(res)
-    })
+    return this.#translated(() => this.#ops.complete(key, uploadId, parts, this.#ctx))
   }
 
   /** DeleteObject. */
   remove(key: string): Promise<void> {
-    return this.#translated(async () => {
-      await this.#oss.delete(key, this.#ctx)
-    })
+    return this.#translated(() => this.#ops.remove(key, this.#ctx))
   }
 
   /** Every multipart upload under `prefix` (ListMultipartUploads, all pages). */
   listUploads(prefix: string): Promise<OpenUpload[]> {
     return this.#translated(async () => {
       const found: OpenUpload[] = []
-      const query: Record<string, string | number> = { prefix, 'max-uploads': 1000 }
-      for (;;) {
-        const page = await this.#oss.listUploads(query, this.#ctx)
-        for (const u of page.uploads ?? [])
-          found.push({ key: u.name, uploadId: u.uploadId, initiated: Date.parse(u.initiated) })
-        if (String(page.isTruncated) !== 'true' || !page.nextKeyMarker) break
-        query['key-marker'] = page.nextKeyMarker
-        query['upload-id-marker'] = page.nextUploadIdMarker
-      }
+      let after: UploadsMarker | undefined
+      do {
+        const page = await this.#ops.listUploadsPage(prefix, after, this.#ctx)
+        found.push(...page.uploads)
+        after = page.next
+      } while (after)
       return found
     })
   }
 
   abort(key: string, uploadId: string): Promise<void> {
-    return this.#translated(async () => {
-      await this.#oss.abortMultipartUpload(key, uploadId, this.#ctx)
-    })
+    return this.#translated(() => this.#ops.abort(key, uploadId, this.#ctx))
   }
 
   /** Every part the server holds for the upload, ascending. */
   listParts(key: string, uploadId: string): Promise<DonePart[]> {
     return this.#translated(async () => {
       const parts: DonePart[] = []
-      let marker: string | undefined
-      for (;;) {
-        const query: Record<string, string | number> = { 'max-parts': 1000 }
-        if (marker !== undefined) query['part-number-marker'] = marker
-        const page = await this.#oss.listParts(key, uploadId, query, this.#ctx)
-        const listed = page.parts === undefined ? [] : Array.isArray(page.parts) ? page.parts : [page.parts]
-        for (const p of listed)
-          parts.push({ number: Number(p.PartNumber), etag: p.ETag, size: Number(p.Size) })
-        if (String(page.isTruncated) !== 'true' || !page.nextPartNumberMarker) break
-        marker = page.nextPartNumberMarker
-      }
+      let after: string | undefined
+      do {
+        const page = await this.#ops.listPartsPage(key, uploadId, after, this.#ctx)
+        parts.push(...page.parts)
+        after = page.next
+      } while (after !== undefined)
       return parts.sort((a, b) => a.number - b.number)
     })
   }
@@ -387,8 +462,7 @@ export class OssClient {
   /** The object's size, or `undefined` when there is no such object. */
   async size(key: string): Promise<number | undefined> {
     try {
-      const { res } = await this.#translated(() => this.#oss.head(key, this.#ctx))
-      return Number(res.headers['content-length'])
+      return await this.#translated(() => this.#ops.size(key, this.#ctx))
     } catch (error) {
       if (isOssFailure(error) && error.status === 404) return undefined
       throw error
@@ -405,8 +479,8 @@ export class OssClient {
 }
 
 /** `x-oss-hash-crc64ecma`: a decimal string; `undefined` when absent (an older store). */
-function reportedCrc(res: AliOssResponse): string | undefined {
-  const value = res.headers['x-oss-hash-crc64ecma']
+export function reportedCrc(headers: OssHttpResponse['headers']): string | undefined {
+  const value = headers['x-oss-hash-crc64ecma']
   const text = Array.isArray(value) ? value[0] : value
   return text === undefined || text === '' ? undefined : text.trim()
 }

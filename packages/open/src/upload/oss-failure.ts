@@ -1,5 +1,6 @@
 /**
- * Failed OSS requests, translated from whatever ali-oss rejects with: no request headers, no
+ * Failed OSS requests, translated from whatever ali-oss rejects with, or from what
+ * `node/object-requests.ts` reads of a failed answer (the same fields): no request headers, no
  * secrets, and a kind the retry loop (oss-call.ts) acts on.
  */
 
@@ -40,7 +41,10 @@ export function isOssFailure(error: unknown, ossCode?: string): error is OssFail
   return error instanceof OssFailure && (ossCode === undefined || error.ossCode === ossCode)
 }
 
-/** Any ali-oss rejection as an `OssFailure`, classified for the retry loop. */
+/**
+ * Any rejection (ali-oss's errors, our HTTP layer's `NoAnswerError`, or `{ status, code, message,
+ * requestId }` read from an answer) as an `OssFailure`, classified for the retry loop.
+ */
 export function failureOf(error: unknown, redact: (text: string) => string): OssFailure {
   if (error instanceof OssFailure) return error
   const raw = (typeof error === 'object' && error !== null ? error : {}) as {
@@ -78,5 +82,19 @@ export function failureOf(error: unknown, redact: (text: string) => string): Oss
     status,
     requestId,
     message: `the object storage answered ${status}${code ? ` ${code}` : ''}: ${message}`,
+  })
+}
+
+/**
+ * A successful answer the engine cannot read (not the XML document of the operation, or without
+ * the header it needs): fatal and without a status, as ali-oss's failure to parse one was (the
+ * status says what the storage answered, not what went wrong).
+ */
+export function unreadableAnswer(op: string, status: number, requestId: string | undefined): OssFailure {
+  return new OssFailure({
+    kind: 'fatal',
+    code: 'upload_failed',
+    requestId,
+    message: `the object storage's answer to ${op} (status ${status}) could not be read`,
   })
 }

@@ -3,7 +3,7 @@ import { createCrc64 } from './crc64.ts'
 import type { OssBody, OssHttp } from './oss-adapter.ts'
 
 /**
- * What differs between Node and browsers: how sources are read, the HTTP layer under ali-oss,
+ * What differs between Node and browsers: how sources are read, the HTTP layer of OSS requests,
  * and where checkpoints can be kept. `node/platform.ts` and `browser/platform.ts` implement it;
  * the browser build swaps one for the other (tsdown.config.ts), so no `node:` module is
  * reachable from the browser entry.
@@ -17,8 +17,8 @@ export interface UploadPlatform {
   /** Open the source (stat a file...). Throws `ServiceValidationError` for a file that is not there. */
   prepare(source: unknown): Promise<PreparedSource>
   /**
-   * ali-oss's HTTP layer, shared by every upload of a client (and every ali-oss client it makes):
-   * each request carries its upload's `RequestContext` as ali-oss's `ctx`.
+   * The HTTP layer of OSS requests, shared by every upload of a client (and every connection it
+   * makes, oss-adapter.ts): each request carries its upload's `RequestContext`.
    */
   readonly http: OssHttp
   /** The store behind `checkpoint: '<directory>'` (Node only: elsewhere it throws `ServiceValidationError`). */
@@ -26,8 +26,9 @@ export interface UploadPlatform {
 }
 
 /**
- * What one upload attempt's requests go out with. ali-oss passes an operation's `ctx` option to
- * its HTTP layer untouched: that is how one ali-oss client per credential serves many uploads.
+ * What one upload attempt's requests go out with (ali-oss, in browsers, passes it as an operation's
+ * `ctx` option to its HTTP layer untouched): that is how one connection per credential serves
+ * many uploads.
  */
 export interface RequestContext {
   /**

@@ -12,7 +12,7 @@ export interface Lease {
 /**
  * One upload attempt's view of the shared credentials. A new credential must reach the same
  * storage: a multipart upload cannot move to another endpoint, bucket or directory half-way.
- * The ali-oss client behind a lease is the credential's, shared with every other upload
+ * The connection behind a lease is the credential's, shared with every other upload
  * (oss-adapter.ts); the lease binds it to this attempt's request context.
  */
 export class OssSession {
@@ -46,7 +46,7 @@ export class OssSession {
   }
 
   /**
-   * OSS refused `from` as expired: fresh credentials and their client (ali-oss cannot swap
+   * OSS refused `from` as expired: fresh credentials and their client (a client does not swap
    * credentials under requests in flight). Requests that fail together share one refresh.
    */
   renew(from: Lease): Promise<Lease> {

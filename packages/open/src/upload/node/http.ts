@@ -53,8 +53,8 @@ export function createNodeHttp(agents: NodeAgents): OssHttp {
       new Promise((resolve, reject) => {
         send(agents, params, { url, started: Date.now(), settled: false, resolve, reject })
       }),
-    // Loaded with the first upload's connection, as ali-oss is.
-    putSigning: () => import('./signed-put.ts').then((m) => m.putSigner),
+    // Loaded with the first upload's connection; ali-oss is then not loaded at all.
+    objectRequests: () => import('./object-requests.ts').then((m) => m.signedOperations),
   }
 }
 

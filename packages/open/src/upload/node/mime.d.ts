@@ -1,5 +1,5 @@
 // mime 2.6 (the Content-Type table ali-oss uses on Node) ships no type declarations; only
-// signed-put.ts imports it, for one call.
+// object-signer.ts imports it, for one call.
 declare module 'mime' {
   const mime: { getType(path: string): string | null }
   export default mime

@@ -4,8 +4,9 @@ import { createAgents, createNodeHttp } from './http.ts'
 import { prepareNodeSource, refuseNodeSource } from './sources.ts'
 
 /**
- * Node: files, Buffers, Blobs and streams; node:http under ali-oss (keep-alive agents: no socket
- * is opened before the first upload, idle ones do not hold the process); checkpoints in files.
+ * Node: files, Buffers, Blobs and streams; node:http for every OSS request, made and signed by the
+ * SDK (keep-alive agents: no socket is opened before the first upload, idle ones do not hold the
+ * process); checkpoints in files.
  */
 export function createPlatform(): UploadPlatform {
   return {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import type { OssHttpRequest, OssOptions } from '../oss-adapter.ts'
-import { putSigner } from './signed-put.ts'
+import type { OssHttpRequest } from '../oss-adapter.ts'
+import { type OssOptions, objectSigner } from './object-signer.ts'
 
 // The real ali-oss (it ships no declarations), typed for the calls PutObject went through.
 interface AliOss {
@@ -67,10 +67,12 @@ describe('PutObject signed without ali-oss', () => {
     test(`the URL and headers are ali-oss's own, ${endpoint}`, async () => {
       vi.useFakeTimers({ now: Date.UTC(2026, 10, 4, 9, 5, 7), toFake: ['Date'] })
       const oss = client(endpoint)
-      const sign = putSigner(oss.options, oss.userAgent)
+      const sign = objectSigner(oss.options, oss.userAgent)
       for (const [n, key] of keys.entries()) {
         const size = n === 0 ? 0 : 65_536 * n
-        expect(sign(key, size), key).toEqual(onWire(await aliOssPut(oss, key, size)))
+        expect(sign({ method: 'PUT', key, length: size }), key).toEqual(
+          onWire(await aliOssPut(oss, key, size)),
+        )
       }
     })
   }
@@ -78,7 +80,9 @@ describe('PutObject signed without ali-oss', () => {
   test('without a security token, as ali-oss sends it', async () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 0, 31, 23, 59, 59), toFake: ['Date'] })
     const oss = client('https://oss-cn-shanghai.aliyuncs.com', '')
-    const sign = putSigner(oss.options, oss.userAgent)
-    expect(sign('dir/a.json', 10)).toEqual(onWire(await aliOssPut(oss, 'dir/a.json', 10)))
+    const sign = objectSigner(oss.options, oss.userAgent)
+    expect(sign({ method: 'PUT', key: 'dir/a.json', length: 10 })).toEqual(
+      onWire(await aliOssPut(oss, 'dir/a.json', 10)),
+    )
   })
 })
