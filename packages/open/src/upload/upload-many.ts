@@ -64,6 +64,11 @@ class BatchRun implements UploadBatch {
   readonly #results: UploadManyResult[]
   readonly #settling: Promise<void>[] = []
   readonly #result: Promise<UploadManyResult[]>
+  /**
+   * The controllers of the files being sent, aborted with the batch. One listener on the batch's
+   * signal for all of them: a listener added and removed per file cost more than the Set.
+   */
+  readonly #sending = new Set<AbortController>()
   #next = 0
   #uploading = 0
 
@@ -85,6 +90,13 @@ class BatchRun implements UploadBatch {
     const size = init.deps.maxMaterialsPerSave
     this.#saver = new SaveBatcher({ api: init.deps.api, orgId: init.orgId, size, signal: this.#stop.signal })
     const untie = follow(init.signal, this.#stop)
+    this.#stop.signal.addEventListener(
+      'abort',
+      () => {
+        for (const stop of this.#sending) stop.abort(this.#stop.signal.reason)
+      },
+      { once: true },
+    )
     this.#result = this.#run(init.workers)
     this.#result.catch(() => {}).finally(untie)
   }
@@ -137,24 +149,26 @@ class BatchRun implements UploadBatch {
   async #send(engine: Engine, index: number): Promise<UploadedObject> {
     const item = this.#items[index] as BatchItem
     const traced = traceUpload(this.#deps.instrumentation, createProgressTracker(this.#progress.file(index)))
+    const stop = new AbortController()
     const job: ObjectJob = {
       source: item.source,
       fields: item.fields,
       key: item.key,
       transfer: this.#transfer,
-      stop: new AbortController(),
+      stop,
       cancelled: this.#stop.signal,
       gate: undefined,
       progress: traced.progress,
       state: { completed: false },
     }
-    const untie = follow(this.#stop.signal, job.stop)
+    if (this.#stop.signal.aborted) stop.abort(this.#stop.signal.reason)
+    this.#sending.add(stop)
     try {
       return await traced.run(async () =>
         engine.sendObject(this.#deps, job, await engine.prepareObject(this.#deps, job)),
       )
     } finally {
-      untie()
+      this.#sending.delete(stop)
     }
   }
 
