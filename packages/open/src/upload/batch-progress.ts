@@ -45,9 +45,10 @@ export class BatchProgress {
       const total = current.total + (p.total ?? 0) - (this.#totalOf[index] ?? 0)
       this.#loadedOf[index] = p.loaded
       this.#totalOf[index] = p.total ?? 0
-      const starts: Partial<UploadManyProgress> =
-        p.phase === 'uploading' && current.phase === 'credentials' ? { phase: 'uploading' } : {}
-      this.update({ loaded, total, ...starts })
+      const starts = p.phase === 'uploading' && current.phase === 'credentials'
+      // A file's key or phase alone does not change the batch's view: nothing to tell.
+      if (!starts && loaded === current.loaded && total === current.total) return
+      this.update(starts ? { loaded, total, phase: 'uploading' } : { loaded, total })
     }
   }
 

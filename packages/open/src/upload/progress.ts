@@ -123,11 +123,12 @@ class Tracker implements ProgressTracker {
   }
 
   #update(change: Partial<UploadProgress>): void {
+    // One new object per update (listeners may keep the old one): rate and ETA go into it.
     const next = { ...this.current, ...change }
-    const rate = next.paused || next.phase !== 'uploading' ? undefined : this.#meter.sample(next.loaded)
-    const eta = next.phase === 'done' ? 0 : etaMs(next.loaded, next.total, rate)
-    this.#current = { ...next, rate, etaMs: eta }
-    this.#emit(this.#current)
+    next.rate = next.paused || next.phase !== 'uploading' ? undefined : this.#meter.sample(next.loaded)
+    next.etaMs = next.phase === 'done' ? 0 : etaMs(next.loaded, next.total, next.rate)
+    this.#current = next
+    this.#emit(next)
   }
 
   #loaded(): number {

@@ -24,7 +24,7 @@ type Engine = Awaited<ReturnType<typeof loadEngine>>
 
 /**
  * `open.uploadMany()`: `concurrency` files at a time on the shared credentials (one sts-tmp call
- * while they are fresh, one ali-oss client per credential), one progress view, and material-save
+ * while they are fresh, one connection per credential), one progress view, and material-save
  * in batches of the client's `maxMaterialsPerSave`. Options and items are checked here, once for
  * the batch; the transfer settings (defaults, checkpoint store) are resolved once too.
  */
@@ -64,6 +64,11 @@ class BatchRun implements UploadBatch {
   readonly #results: UploadManyResult[]
   readonly #settling: Promise<void>[] = []
   readonly #result: Promise<UploadManyResult[]>
+  /**
+   * The controllers of the files being sent, aborted with the batch. One listener on the batch's
+   * signal for all of them: a listener added and removed per file cost more than the Set.
+   */
+  readonly #sending = new Set<AbortController>()
   #next = 0
   #uploading = 0
 
@@ -85,6 +90,13 @@ class BatchRun implements UploadBatch {
     const size = init.deps.maxMaterialsPerSave
     this.#saver = new SaveBatcher({ api: init.deps.api, orgId: init.orgId, size, signal: this.#stop.signal })
     const untie = follow(init.signal, this.#stop)
+    this.#stop.signal.addEventListener(
+      'abort',
+      () => {
+        for (const stop of this.#sending) stop.abort(this.#stop.signal.reason)
+      },
+      { once: true },
+    )
     this.#result = this.#run(init.workers)
     this.#result.catch(() => {}).finally(untie)
   }
@@ -137,24 +149,26 @@ class BatchRun implements UploadBatch {
   async #send(engine: Engine, index: number): Promise<UploadedObject> {
     const item = this.#items[index] as BatchItem
     const traced = traceUpload(this.#deps.instrumentation, createProgressTracker(this.#progress.file(index)))
+    const stop = new AbortController()
     const job: ObjectJob = {
       source: item.source,
       fields: item.fields,
       key: item.key,
       transfer: this.#transfer,
-      stop: new AbortController(),
+      stop,
       cancelled: this.#stop.signal,
       gate: undefined,
       progress: traced.progress,
       state: { completed: false },
     }
-    const untie = follow(this.#stop.signal, job.stop)
+    if (this.#stop.signal.aborted) stop.abort(this.#stop.signal.reason)
+    this.#sending.add(stop)
     try {
       return await traced.run(async () =>
         engine.sendObject(this.#deps, job, await engine.prepareObject(this.#deps, job)),
       )
     } finally {
-      untie()
+      this.#sending.delete(stop)
     }
   }
 

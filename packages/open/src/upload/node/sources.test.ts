@@ -3,7 +3,7 @@
 import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { UploadError } from '@service-sdk/core'
+import { ServiceValidationError, UploadError } from '@service-sdk/core'
 import { rejectionOf } from '@service-sdk/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RandomAccessSource } from '../platform.ts'
@@ -51,5 +51,25 @@ describe('a file source', () => {
     const { source } = await fileSource('same.bin', 100)
     expect(Buffer.from(await source.head(10))).toEqual(Buffer.alloc(10, 7))
     expect(typeof (await source.checksum(0, 100))).toBe('bigint')
+  })
+
+  // The size is read with a synchronous stat (fileSource): its failures still reject the
+  // promise, as validation errors, instead of throwing out of prepareNodeSource.
+  it('a path that does not exist: a rejected ServiceValidationError naming the path and ENOENT', async () => {
+    const path = join(dir, 'missing.bin')
+    const prepared = prepareNodeSource(path)
+    const error = await rejectionOf(prepared, 'a missing file was prepared')
+    expect(ServiceValidationError.isInstance(error)).toBe(true)
+    expect((error as ServiceValidationError).issues).toEqual([
+      { path: 'source', message: `cannot read ${path} (ENOENT)` },
+    ])
+  })
+
+  it('a directory: a rejected ServiceValidationError, not a file', async () => {
+    const error = await rejectionOf(prepareNodeSource(dir), 'a directory was prepared')
+    expect(ServiceValidationError.isInstance(error)).toBe(true)
+    expect((error as ServiceValidationError).issues).toEqual([
+      { path: 'source', message: `${dir} is not a file` },
+    ])
   })
 })
