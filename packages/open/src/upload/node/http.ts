@@ -43,10 +43,10 @@ export function createAgents(): NodeAgents {
 
 /**
  * The HTTP layer of Node's object requests (`node/object-requests.ts`), on node:http, shared by a
- * client's uploads. Each request follows its
- * upload's context (`params.ctx`): `signal` cuts the upload's object-byte requests (and only
- * those), request bodies are counted as they are consumed, and `timeoutMs` is an idle timeout (no
- * byte in either direction for that long), so a large part on a slow link is fine.
+ * client's uploads. Each request follows its upload's context (`params.ctx`): `signal` cuts the
+ * upload's object-byte requests (and only those), request bodies are counted as they are
+ * consumed, and `timeoutMs` is an idle timeout (no byte in either direction for that long), so a
+ * large part on a slow link is fine.
  */
 export function createNodeHttp(agents: NodeAgents): OssHttp {
   return {
