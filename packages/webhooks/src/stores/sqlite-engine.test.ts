@@ -59,7 +59,10 @@ describe('SqliteEngine commits', () => {
       values: ['inserted', undefined, 'inserted'],
       errors: [[1, expect.stringMatching(/NOT NULL/)]],
     })
-    expect(engine.read({ t: 'counts' })).toEqual({ ok: true, value: [{ status: 'pending', n: 2 }] })
+    expect(engine.read({ t: 'counts' })).toEqual({
+      ok: true,
+      value: expect.arrayContaining([{ status: 'pending', n: 2 }]),
+    })
     engine.close()
   })
 

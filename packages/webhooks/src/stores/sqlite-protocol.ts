@@ -1,3 +1,5 @@
+import type { EventStatus } from '../store.ts'
+
 /**
  * What the SQLite store and its engine say to each other: plain data, so it can cross to the
  * engine's worker thread (structured clone) or be answered on this thread.
@@ -17,7 +19,7 @@ export type WriteOp =
       at: number | null
     }
   | { t: 'requeue'; keys: string[] | null; now: number }
-  | { t: 'prune'; status: string; before: number }
+  | { t: 'prune'; status: 'done' | 'dead'; before: number }
 
 /**
  * Whether a write must survive a power cut (committed with the configured `synchronous`): it
@@ -30,7 +32,7 @@ export function needsSync(op: WriteOp): boolean {
 
 export type ReadOp =
   | { t: 'get'; key: string }
-  | { t: 'list'; status: string | null; after: string | null; limit: number }
+  | { t: 'list'; status: EventStatus | null; after: string | null; limit: number }
   | { t: 'counts' }
 
 export type OpResult = { ok: true; value: unknown } | { ok: false; error: string }

@@ -64,6 +64,47 @@ describe('sqliteStore', () => {
     await Promise.all([a.close(), b.close()])
   })
 
+  it('upgrades a table of the previous release: drops its (status, seq) index, counts and lists from the others', async () => {
+    const path = file()
+    const { DatabaseSync } = await import('node:sqlite')
+    const old = new DatabaseSync(path)
+    // The previous release's schema, as it created it.
+    old.exec(`CREATE TABLE webhook_events (seq INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, event_type TEXT NOT NULL,
+      body TEXT NOT NULL, received_at INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'pending',
+      attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER,
+      last_error TEXT, finished_at INTEGER, order_key TEXT);
+      CREATE INDEX webhook_events_due ON webhook_events (next_attempt_at, seq) WHERE status = 'pending';
+      CREATE INDEX webhook_events_lease ON webhook_events (lease_until) WHERE status = 'processing';
+      CREATE INDEX webhook_events_status ON webhook_events (status, seq);
+      CREATE INDEX webhook_events_order ON webhook_events (order_key, seq) WHERE order_key IS NOT NULL AND status IN ('pending', 'processing');
+      INSERT INTO webhook_events (key, event_type, body, received_at, next_attempt_at, status, finished_at, last_error)
+        VALUES ('p', 'X', '{}', 1, 1, 'pending', NULL, NULL), ('d', 'X', '{}', 2, 2, 'done', 5, NULL),
+               ('x', 'X', '{}', 3, 3, 'dead', 6, 'boom'), ('d2', 'X', '{}', 4, 4, 'done', 7, NULL)`)
+    old.close()
+    const store = sqliteStore(path)
+    expect(await store.counts()).toEqual({ pending: 1, processing: 0, done: 2, dead: 1 })
+    expect((await store.list({ status: 'done' })).map((e) => e.key)).toEqual(['d', 'd2'])
+    expect((await store.list({ status: 'dead' })).map((e) => e.key)).toEqual(['x'])
+    expect((await store.list({ status: 'done', after: 'd' })).map((e) => e.key)).toEqual(['d2'])
+    expect(await store.prune({ before: 10, status: 'dead' })).toBe(1)
+    expect(await store.counts()).toEqual({ pending: 1, processing: 0, done: 2, dead: 0 })
+    await store.close()
+    const db = new DatabaseSync(path)
+    const indexes = db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+      )
+      .all()
+      .map((row) => row.name)
+    db.close()
+    expect(indexes).toEqual([
+      'webhook_events_dead',
+      'webhook_events_due',
+      'webhook_events_lease',
+      'webhook_events_order',
+    ])
+  })
+
   it('commits many concurrent inserts in one group', async () => {
     const store = sqliteStore(file())
     const outcomes = await Promise.all(
