@@ -18,6 +18,8 @@ const insert = (key: string): WriteOp => ({
   eventType: 'X',
   body: '{}',
   receivedAt: 1,
+  leaseOwner: null,
+  leaseUntil: null,
   orderKey: null,
 })
 const claim: WriteOp = { t: 'claim', owner: 'w:1', limit: 10, now: 2, leaseMs: 1000 }

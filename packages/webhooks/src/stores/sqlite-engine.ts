@@ -132,14 +132,19 @@ export class SqliteEngine {
     const sql = this.#sql
     switch (op.t) {
       case 'insert': {
-        const { changes } = sql.insert.run(
-          op.key,
-          op.eventType,
-          op.body,
-          op.receivedAt,
-          op.receivedAt,
-          op.orderKey,
-        )
+        // Order keys are never leased at insert: their turn is the claim's to decide.
+        const { changes } =
+          op.leaseOwner === null || op.orderKey !== null
+            ? sql.insert.run(op.key, op.eventType, op.body, op.receivedAt, op.receivedAt, op.orderKey)
+            : sql.insertLeased.run(
+                op.key,
+                op.eventType,
+                op.body,
+                op.receivedAt,
+                op.receivedAt,
+                op.leaseOwner,
+                op.leaseUntil,
+              )
         return changes === 0 ? 'duplicate' : 'inserted'
       }
       case 'claim': {

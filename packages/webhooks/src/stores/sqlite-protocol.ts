@@ -6,7 +6,17 @@ import type { EventStatus } from '../store.ts'
  */
 
 export type WriteOp =
-  | { t: 'insert'; key: string; eventType: string; body: string; receivedAt: number; orderKey: string | null }
+  | {
+      t: 'insert'
+      key: string
+      eventType: string
+      body: string
+      receivedAt: number
+      orderKey: string | null
+      /** Stored already leased to this owner until `leaseUntil` (see `NewEvent.lease`); or null. */
+      leaseOwner: string | null
+      leaseUntil: number | null
+    }
   | { t: 'claim'; owner: string; limit: number; now: number; leaseMs: number }
   | { t: 'renew'; key: string; owner: string; leaseUntil: number }
   | {

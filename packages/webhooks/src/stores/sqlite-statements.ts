@@ -4,6 +4,8 @@ import type { EventStatus } from '../store.ts'
 /** The prepared statements of the SQLite store, for table `t`. */
 export interface Statements {
   insert: StatementSync
+  /** An insert already leased (see `NewEvent.lease`): no claim rewrites its row. */
+  insertLeased: StatementSync
   claimExpired: StatementSync
   claimDue: StatementSync
   renew: StatementSync
@@ -41,6 +43,10 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
   return {
     insert: sql(
       `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+    ),
+    insertLeased: sql(
+      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, status, attempts, lease_owner, lease_until)
+       VALUES (?, ?, ?, ?, ?, 'processing', 1, ?, ?) ON CONFLICT (key) DO NOTHING`,
     ),
     claimExpired: lease(
       `${t}_lease`,
