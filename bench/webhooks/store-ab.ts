@@ -12,6 +12,11 @@
  *
  * BASE_DIST is a built `dist/` of the package at another commit (inside a checkout, so that its
  * imports resolve), compared with this checkout's build.
+ *
+ * ONLY=base or ONLY=this runs one build alone (R=1: one round), to count its instructions on a
+ * shared machine, both threads together (the difference of two N gives the count per event):
+ *
+ *     ONLY=this N=3000 R=1 PROCESSING=1 valgrind --tool=callgrind --trace-children=no node bench/webhooks/store-ab.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,10 +25,10 @@ import { join } from 'node:path'
 type Webhooks = typeof import('@service-sdk/webhooks')
 const baseDist = process.env.BASE_DIST
 if (!baseDist) throw new Error('BASE_DIST: the dist/ directory of the build to compare with')
-const builds: Array<[string, Webhooks]> = [
-  ['base', (await import(join(baseDist, 'index.js'))) as Webhooks],
-  ['this', await import('@service-sdk/webhooks')],
-]
+const only = process.env.ONLY
+const builds: Array<[string, Webhooks]> = []
+if (only !== 'this') builds.push(['base', (await import(join(baseDist, 'index.js'))) as Webhooks])
+if (only !== 'base') builds.push(['this', await import('@service-sdk/webhooks')])
 const N = Number(process.env.N ?? 10_000)
 const ROUNDS = Number(process.env.R ?? 4)
 const PROCESSING = process.env.PROCESSING === '1' || process.env.PROCESSING === 'drain'
@@ -85,6 +90,10 @@ try {
   rmSync(dir, { recursive: true, force: true })
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+if (only) {
+  console.log(`${only}: CPU per event ${median(figures.get(only)!).toFixed(1)} µs`)
+  process.exit(0)
+}
 const [base, current] = [median(figures.get('base')!), median(figures.get('this')!)]
 console.log(
   `${DRAIN_ONLY ? 'processing only (drain)' : `receive() + sqliteStore${PROCESSING ? ' + processing' : ''}`}, ${N} events, 64 callers: CPU per event base ${base.toFixed(1)} µs [${figures

@@ -34,6 +34,7 @@ export {
 } from './receiver.ts'
 export { type RunWorkerOptions, runWorker, type WebhookWorker } from './run-worker.ts'
 export type {
+  ArrivalLease,
   ClaimedEvent,
   ClaimOptions,
   EventStatus,

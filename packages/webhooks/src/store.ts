@@ -24,6 +24,19 @@ export interface NewEvent {
    * receiver's `orderBy`); absent or null: no ordering.
    */
   orderKey?: string | null
+  /**
+   * Store it already claimed by `owner` until `until` (status `processing`, attempt 1), as a
+   * claim would: the in-process worker runs it from what it received, without a claim reading it
+   * back. Only on a store that says `leasesOnInsert`, and never with an order key. A duplicate
+   * is not leased.
+   */
+  lease?: ArrivalLease | undefined
+}
+
+/** The lease a freshly received event is stored under (see `NewEvent.lease`). */
+export interface ArrivalLease {
+  owner: string
+  until: number
 }
 
 export interface StoredEvent extends NewEvent {
@@ -127,6 +140,11 @@ export interface WebhookStore {
    * Stores whose writes may commit in another order (PostgreSQL's pool) leave it unset.
    */
   readonly writesInOrder?: boolean
+  /**
+   * Optional: true when `insert` honours `NewEvent.lease` (the SQLite store): the receiver then
+   * hands events it stores to its own worker when that has room, one row write instead of two.
+   */
+  readonly leasesOnInsert?: boolean
   /** Optional: reach the database now (readiness); rejects with `store_unavailable` when it cannot. */
   ping?(): Promise<void>
   /**

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { describeError } from './errors.ts'
+import { type Arrival, arrival } from './worker/arrivals.ts'
 import { pump } from './worker/claim-loop.ts'
 import { cancelYield, ingestYield } from './worker/ingest-yield.ts'
 import { leases } from './worker/leases.ts'
 import { isActive, type WorkerInit, type WorkerState } from './worker/state.ts'
 
+export type { Arrival } from './worker/arrivals.ts'
 export type { ProcessingOptions, ProcessingSettings } from './worker/settings.ts'
 export { processingSettings } from './worker/settings.ts'
 export type { FailureReport, RunEvent, RunTools, WorkerClock, WorkerInit } from './worker/state.ts'
@@ -12,6 +14,11 @@ export type { FailureReport, RunEvent, RunTools, WorkerClock, WorkerInit } from 
 export interface Worker {
   /** Look for work now (called after each stored event). */
   wake(): void
+  /**
+   * A lease for an event about to be stored, when this worker has room to run it (see
+   * worker/arrivals.ts); `undefined` otherwise (store it pending, then `wake()`).
+   */
+  arrival(): Arrival | undefined
   start(): void
   /** Stop claiming; resolves when the events in flight have settled. */
   stop(): Promise<void>
@@ -31,6 +38,7 @@ export function createWorker(init: WorkerInit): Worker {
     buffered: [],
     inFlight: new Set(),
     open: 0,
+    arriving: 0,
     handlersRunning: 0,
     running: false,
     draining: 0,
@@ -46,6 +54,7 @@ export function createWorker(init: WorkerInit): Worker {
     wake: () => {
       if (isActive(w)) void pump(w)
     },
+    arrival: () => arrival(w),
     start: () => start(w),
     stop: () => stop(w),
     drain: () => drain(w),

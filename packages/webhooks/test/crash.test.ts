@@ -1,14 +1,14 @@
 // A receiver process killed with SIGKILL again and again under load: every event that got a 2xx
 // is stored and processed after restart, and only runs a crash interrupted are run again.
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterAll, describe, expect, it } from 'vitest'
 import { generateWebhookToken } from '../src/token.ts'
+import { startCrashReceiver } from './helpers.ts'
 
-const CHILD = join(import.meta.dirname, 'fixtures', 'crash-receiver.ts')
 const ROUNDS = 6
 const SENDERS = 24
 const CONCURRENCY = 8 // the child's processing.concurrency
@@ -21,20 +21,8 @@ interface Child {
   url: string
 }
 
-function start(db: string, ledger: string, token: string): Promise<Child> {
-  const child = spawn(process.execPath, ['--conditions=@service-sdk/source', CHILD, db, ledger, token], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  return new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString()
-      const port = /listening (\d+)/.exec(out)?.[1]
-      if (port) resolve({ process: child, url: `http://127.0.0.1:${port}` })
-    })
-    child.once('exit', (code) => reject(new Error(`receiver exited early (${code})`)))
-  })
-}
+const start = (db: string, ledger: string, token: string): Promise<Child> =>
+  startCrashReceiver(db, ledger, token)
 
 function body(n: number): string {
   // A folder callback every 5th event (its key is a content hash), asset events otherwise.

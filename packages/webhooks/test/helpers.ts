@@ -1,3 +1,5 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { join } from 'node:path'
 import type { WebhookReceiver } from '../src/receiver.ts'
 
 export const BASE = 'https://hooks.example.com/webhooks'
@@ -35,4 +37,28 @@ export function captureLogger() {
     lines,
     logger: { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') },
   }
+}
+
+/**
+ * Starts the crash test's receiver process (test/fixtures/crash-receiver.ts) on `db`, its
+ * handlers writing to `ledger`; resolves once it listens.
+ */
+export function startCrashReceiver(
+  db: string,
+  ledger: string,
+  token: string,
+  extra: string[] = [],
+): Promise<{ process: ChildProcess; url: string }> {
+  const child = join(import.meta.dirname, 'fixtures', 'crash-receiver.ts')
+  const args = ['--conditions=@service-sdk/source', child, db, ledger, token, ...extra]
+  const started = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    started.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const port = /listening (\d+)/.exec(out)?.[1]
+      if (port) resolve({ process: started, url: `http://127.0.0.1:${port}` })
+    })
+    started.once('exit', (code) => reject(new Error(`receiver exited early (${code})`)))
+  })
 }

@@ -7,7 +7,7 @@ import { WebhookError } from '../errors.ts'
 import type { OrderKeyOf } from '../order-key.ts'
 import { storeUnavailable } from '../processor.ts'
 import type { Delivery, Receipt } from '../receiver.ts'
-import type { WebhookStore } from '../store.ts'
+import type { NewEvent, WebhookStore } from '../store.ts'
 import { lastPathSegment, type TokenCheck } from '../token.ts'
 import type { Worker, WorkerClock } from '../worker.ts'
 import { acknowledged, refusal } from './receipt.ts'
@@ -86,16 +86,22 @@ async function storeEvent(intake: Intake, text: string, { key, eventType }: Admi
   const { logger } = intake
   const receivedAt = intake.clock.now()
   const orderKey = intake.orderKeyOf?.(text, receivedAt) ?? null
+  // The worker here may take it at once, stored already leased to it (never with an order key:
+  // its turn is for the claim to decide).
+  const arrival = orderKey === null ? intake.worker.arrival() : undefined
+  const event: NewEvent = {
+    key,
+    eventType,
+    body: text,
+    receivedAt,
+    ...(orderKey === null ? {} : { orderKey }),
+    ...(arrival ? { lease: arrival.lease } : {}),
+  }
   let outcome: 'inserted' | 'duplicate'
   try {
-    outcome = await intake.store.insert({
-      key,
-      eventType,
-      body: text,
-      receivedAt,
-      ...(orderKey === null ? {} : { orderKey }),
-    })
+    outcome = await intake.store.insert(event)
   } catch (cause) {
+    arrival?.cancel()
     const error = storeUnavailable(
       'The event could not be stored, so it was not acknowledged',
       cause,
@@ -108,9 +114,11 @@ async function storeEvent(intake: Intake, text: string, { key, eventType }: Admi
   }
   if (outcome === 'inserted') {
     logger.debug('webhooks: stored an event', { key, eventType })
-    intake.worker.wake()
+    if (arrival) arrival.stored(event)
+    else intake.worker.wake()
     return acknowledged(key, eventType, false)
   }
+  arrival?.cancel()
   logger.debug('webhooks: acknowledged a duplicate', { key, eventType })
   return acknowledged(key, eventType, true)
 }

@@ -18,6 +18,8 @@ const insert = (key: string): WriteOp => ({
   eventType: 'X',
   body: '{}',
   receivedAt: 1,
+  leaseOwner: null,
+  leaseUntil: null,
   orderKey: null,
 })
 const claim: WriteOp = { t: 'claim', owner: 'w:1', limit: 10, now: 2, leaseMs: 1000 }
@@ -59,7 +61,10 @@ describe('SqliteEngine commits', () => {
       values: ['inserted', undefined, 'inserted'],
       errors: [[1, expect.stringMatching(/NOT NULL/)]],
     })
-    expect(engine.read({ t: 'counts' })).toEqual({ ok: true, value: [{ status: 'pending', n: 2 }] })
+    expect(engine.read({ t: 'counts' })).toEqual({
+      ok: true,
+      value: expect.arrayContaining([{ status: 'pending', n: 2 }]),
+    })
     engine.close()
   })
 

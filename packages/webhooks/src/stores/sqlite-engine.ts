@@ -101,11 +101,23 @@ export class SqliteEngine {
           return {
             ok: true,
             value: op.status
-              ? sql.listStatus.all(op.status, op.after, op.limit)
+              ? // Not a status (a caller without types): none has it.
+                (sql.listStatus[op.status]?.all(op.after, op.limit) ?? [])
               : sql.listAll.all(op.after, op.limit),
           }
-        case 'counts':
-          return { ok: true, value: sql.counts.all() }
+        case 'counts': {
+          const n = sql.counts.get() as Record<'total' | 'pending' | 'processing' | 'dead', number>
+          const done = n.total - n.pending - n.processing - n.dead
+          return {
+            ok: true,
+            value: [
+              { status: 'pending', n: n.pending },
+              { status: 'processing', n: n.processing },
+              { status: 'done', n: done },
+              { status: 'dead', n: n.dead },
+            ],
+          }
+        }
       }
     } catch (error) {
       return { ok: false, error: messageOf(error) }
@@ -120,14 +132,19 @@ export class SqliteEngine {
     const sql = this.#sql
     switch (op.t) {
       case 'insert': {
-        const { changes } = sql.insert.run(
-          op.key,
-          op.eventType,
-          op.body,
-          op.receivedAt,
-          op.receivedAt,
-          op.orderKey,
-        )
+        // Order keys are never leased at insert: their turn is the claim's to decide.
+        const { changes } =
+          op.leaseOwner === null || op.orderKey !== null
+            ? sql.insert.run(op.key, op.eventType, op.body, op.receivedAt, op.receivedAt, op.orderKey)
+            : sql.insertLeased.run(
+                op.key,
+                op.eventType,
+                op.body,
+                op.receivedAt,
+                op.receivedAt,
+                op.leaseOwner,
+                op.leaseUntil,
+              )
         return changes === 0 ? 'duplicate' : 'inserted'
       }
       case 'claim': {
@@ -148,7 +165,7 @@ export class SqliteEngine {
         return n
       }
       case 'prune':
-        return Number(sql.prune.run(op.status, op.before).changes)
+        return Number(sql.prune[op.status]?.run(op.before).changes ?? 0)
     }
   }
 }

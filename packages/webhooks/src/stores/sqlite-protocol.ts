@@ -1,10 +1,22 @@
+import type { EventStatus } from '../store.ts'
+
 /**
  * What the SQLite store and its engine say to each other: plain data, so it can cross to the
  * engine's worker thread (structured clone) or be answered on this thread.
  */
 
 export type WriteOp =
-  | { t: 'insert'; key: string; eventType: string; body: string; receivedAt: number; orderKey: string | null }
+  | {
+      t: 'insert'
+      key: string
+      eventType: string
+      body: string
+      receivedAt: number
+      orderKey: string | null
+      /** Stored already leased to this owner until `leaseUntil` (see `NewEvent.lease`); or null. */
+      leaseOwner: string | null
+      leaseUntil: number | null
+    }
   | { t: 'claim'; owner: string; limit: number; now: number; leaseMs: number }
   | { t: 'renew'; key: string; owner: string; leaseUntil: number }
   | {
@@ -17,7 +29,7 @@ export type WriteOp =
       at: number | null
     }
   | { t: 'requeue'; keys: string[] | null; now: number }
-  | { t: 'prune'; status: string; before: number }
+  | { t: 'prune'; status: 'done' | 'dead'; before: number }
 
 /**
  * Whether a write must survive a power cut (committed with the configured `synchronous`): it
@@ -30,7 +42,7 @@ export function needsSync(op: WriteOp): boolean {
 
 export type ReadOp =
   | { t: 'get'; key: string }
-  | { t: 'list'; status: string | null; after: string | null; limit: number }
+  | { t: 'list'; status: EventStatus | null; after: string | null; limit: number }
   | { t: 'counts' }
 
 export type OpResult = { ok: true; value: unknown } | { ok: false; error: string }

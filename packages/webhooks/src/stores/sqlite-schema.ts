@@ -1,6 +1,15 @@
 import type { DatabaseSync } from 'node:sqlite'
 
-/** Creates the inbox table and its indexes if missing; upgrades a table made before order keys. */
+/**
+ * Creates the inbox table and its indexes if missing; upgrades a table made by an earlier release
+ * (before order keys; with the `(status, seq)` index).
+ *
+ * Every index a status change touches costs each event's claim and outcome an index entry
+ * removed and one added, so statuses are indexed only where a query needs it, with partial
+ * indexes: `_due` (pending), `_lease` (processing), `_dead` (dead letters, listed and pruned).
+ * Counts read those and the key index (done = all - the rest); listings of the other statuses
+ * walk the table in `seq` order, cheap for `done` (most rows), and bounded by pruning.
+ */
 export function ensureSchema(db: DatabaseSync, t: string): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS ${t} (
@@ -20,7 +29,8 @@ export function ensureSchema(db: DatabaseSync, t: string): void {
     );
     CREATE INDEX IF NOT EXISTS ${t}_due ON ${t} (next_attempt_at, seq) WHERE status = 'pending';
     CREATE INDEX IF NOT EXISTS ${t}_lease ON ${t} (lease_until) WHERE status = 'processing';
-    CREATE INDEX IF NOT EXISTS ${t}_status ON ${t} (status, seq);
+    CREATE INDEX IF NOT EXISTS ${t}_dead ON ${t} (seq) WHERE status = 'dead';
+    DROP INDEX IF EXISTS ${t}_status;
   `)
   // Tables made before order keys existed get the column (another process may add it first).
   const hasOrderKey = () =>

@@ -1,8 +1,11 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { EventStatus } from '../store.ts'
 
 /** The prepared statements of the SQLite store, for table `t`. */
 export interface Statements {
   insert: StatementSync
+  /** An insert already leased (see `NewEvent.lease`): no claim rewrites its row. */
+  insertLeased: StatementSync
   claimExpired: StatementSync
   claimDue: StatementSync
   renew: StatementSync
@@ -10,10 +13,11 @@ export interface Statements {
   get: StatementSync
   counts: StatementSync
   listAll: StatementSync
-  listStatus: StatementSync
+  /** By status: each with its status written in, so that `dead` uses the `_dead` index. */
+  listStatus: Record<EventStatus, StatementSync>
   requeueDead: StatementSync
   requeueKey: StatementSync
-  prune: StatementSync
+  prune: Record<'done' | 'dead', StatementSync>
 }
 
 // The columns a StoredEvent is read from (see rows.ts): not `*`, so seq and lease_owner stay home.
@@ -34,9 +38,15 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
     WHERE o.order_key = ${t}.order_key AND o.order_key IS NOT NULL AND o.status IN ('pending', 'processing')
       AND o.seq <> ${t}.seq AND (o.status = 'processing' OR o.seq < ${t}.seq)))`
   const seqOf = `coalesce((SELECT seq FROM ${t} WHERE key = ?), 0)`
+  const listOf = (status: EventStatus) =>
+    sql(`SELECT ${COLUMNS} FROM ${t} WHERE status = '${status}' AND seq > ${seqOf} ORDER BY seq LIMIT ?`)
   return {
     insert: sql(
       `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+    ),
+    insertLeased: sql(
+      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, status, attempts, lease_owner, lease_until)
+       VALUES (?, ?, ?, ?, ?, 'processing', 1, ?, ?) ON CONFLICT (key) DO NOTHING`,
     ),
     claimExpired: lease(
       `${t}_lease`,
@@ -55,9 +65,19 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
        WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
     ),
     get: sql(`SELECT ${COLUMNS} FROM ${t} WHERE key = ?`),
-    counts: sql(`SELECT status, count(*) AS n FROM ${t} GROUP BY status`),
+    // Each count from an index (see sqlite-schema.ts): done is what the others leave.
+    counts: sql(
+      `SELECT (SELECT count(*) FROM ${t}) AS total, (SELECT count(*) FROM ${t} WHERE status = 'pending') AS pending,
+         (SELECT count(*) FROM ${t} WHERE status = 'processing') AS processing,
+         (SELECT count(*) FROM ${t} WHERE status = 'dead') AS dead`,
+    ),
     listAll: sql(`SELECT ${COLUMNS} FROM ${t} WHERE seq > ${seqOf} ORDER BY seq LIMIT ?`),
-    listStatus: sql(`SELECT ${COLUMNS} FROM ${t} WHERE status = ? AND seq > ${seqOf} ORDER BY seq LIMIT ?`),
+    listStatus: {
+      pending: listOf('pending'),
+      processing: listOf('processing'),
+      done: listOf('done'),
+      dead: listOf('dead'),
+    },
     requeueDead: sql(
       `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL WHERE status = 'dead'`,
     ),
@@ -65,6 +85,9 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
       `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL
        WHERE key = ? AND status <> 'processing'`,
     ),
-    prune: sql(`DELETE FROM ${t} WHERE status = ? AND finished_at < ?`),
+    prune: {
+      done: sql(`DELETE FROM ${t} WHERE status = 'done' AND finished_at < ?`),
+      dead: sql(`DELETE FROM ${t} WHERE status = 'dead' AND finished_at < ?`),
+    },
   }
 }

@@ -8,8 +8,26 @@ describe('the SQLite thread wire format', () => {
       kind: 'write',
       id: 7,
       ops: [
-        { t: 'insert', key: 'k', eventType: 'X', body: '{"a":1}', receivedAt: 1, orderKey: null },
-        { t: 'insert', key: 'k2', eventType: 'Y', body: '{}', receivedAt: 2, orderKey: 'folder:1' },
+        {
+          t: 'insert',
+          key: 'k',
+          eventType: 'X',
+          body: '{"a":1}',
+          receivedAt: 1,
+          orderKey: null,
+          leaseOwner: 'w:0',
+          leaseUntil: 5,
+        },
+        {
+          t: 'insert',
+          key: 'k2',
+          eventType: 'Y',
+          body: '{}',
+          receivedAt: 2,
+          orderKey: 'folder:1',
+          leaseOwner: null,
+          leaseUntil: null,
+        },
         { t: 'settle', key: 'k', owner: 'w:1', status: 'done', nextAttemptAt: null, error: null, at: 3 },
         {
           t: 'settle',

@@ -5,7 +5,7 @@ type Settle = Extract<WriteOp, { t: 'settle' }>
 
 /** An insert or an outcome as an array; the rarer writes travel as they are. */
 export type WireOp =
-  | readonly ['i', string, string, string, number, string | null]
+  | readonly ['i', string, string, string, number, string | null, string | null, number | null]
   | readonly ['s', string, string, string, number | null, string | null, number | null]
   | Exclude<WriteOp, Insert | Settle>
 
@@ -30,7 +30,8 @@ export function fromWire(message: WireMessage): EngineMessage {
 }
 
 function packOp(op: WriteOp): WireOp {
-  if (op.t === 'insert') return ['i', op.key, op.eventType, op.body, op.receivedAt, op.orderKey]
+  if (op.t === 'insert')
+    return ['i', op.key, op.eventType, op.body, op.receivedAt, op.orderKey, op.leaseOwner, op.leaseUntil]
   if (op.t === 'settle') return ['s', op.key, op.owner, op.status, op.nextAttemptAt, op.error, op.at]
   return op
 }
@@ -38,8 +39,8 @@ function packOp(op: WriteOp): WireOp {
 function unpackOp(op: WireOp): WriteOp {
   if (!Array.isArray(op)) return op as Exclude<WireOp, readonly unknown[]>
   if (op[0] === 'i') {
-    const [, key, eventType, body, receivedAt, orderKey] = op
-    return { t: 'insert', key, eventType, body, receivedAt, orderKey }
+    const [, key, eventType, body, receivedAt, orderKey, leaseOwner, leaseUntil] = op
+    return { t: 'insert', key, eventType, body, receivedAt, orderKey, leaseOwner, leaseUntil }
   }
   const [, key, owner, status, nextAttemptAt, error, at] = op as Extract<WireOp, readonly ['s', ...unknown[]]>
   return { t: 'settle', key, owner, status, nextAttemptAt, error, at }

@@ -12,6 +12,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 let n = 0
 const file = () => join(dir, `store-${++n}.db`)
 
+/** The inbox table as releases before order keys created it, plus `extraColumns`. */
+const OLD_TABLE = (extraColumns = '') => `CREATE TABLE webhook_events (seq INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE, event_type TEXT NOT NULL, body TEXT NOT NULL, received_at INTEGER NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL,
+  lease_owner TEXT, lease_until INTEGER, last_error TEXT, finished_at INTEGER${extraColumns});`
+
 storeContract('sqliteStore', async () => sqliteStore(file()))
 storeContract("sqliteStore({ thread: 'main' })", async () => sqliteStore(file(), { thread: 'main' }))
 orderingContract('sqliteStore', async () => sqliteStore(file()))
@@ -48,10 +54,7 @@ describe('sqliteStore', () => {
     const path = file()
     const { DatabaseSync } = await import('node:sqlite')
     const old = new DatabaseSync(path)
-    old.exec(`CREATE TABLE webhook_events (seq INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, event_type TEXT NOT NULL,
-      body TEXT NOT NULL, received_at INTEGER NOT NULL, status TEXT NOT NULL DEFAULT 'pending',
-      attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER NOT NULL, lease_owner TEXT, lease_until INTEGER,
-      last_error TEXT, finished_at INTEGER);
+    old.exec(`${OLD_TABLE()}
       INSERT INTO webhook_events (key, event_type, body, received_at, next_attempt_at) VALUES ('old', 'X', '{}', 1, 1)`)
     old.close()
     // Two stores opening the old file at once: one adds the column, the other finds it there.
@@ -62,6 +65,80 @@ describe('sqliteStore', () => {
     )
     expect(await a.get('new')).toMatchObject({ orderKey: 'k' })
     await Promise.all([a.close(), b.close()])
+  })
+
+  it('upgrades a table of the previous release: drops its (status, seq) index, counts and lists from the others', async () => {
+    const path = file()
+    const { DatabaseSync } = await import('node:sqlite')
+    const old = new DatabaseSync(path)
+    // The previous release's schema, as it created it.
+    old.exec(`${OLD_TABLE(', order_key TEXT')}
+      CREATE INDEX webhook_events_due ON webhook_events (next_attempt_at, seq) WHERE status = 'pending';
+      CREATE INDEX webhook_events_lease ON webhook_events (lease_until) WHERE status = 'processing';
+      CREATE INDEX webhook_events_status ON webhook_events (status, seq);
+      CREATE INDEX webhook_events_order ON webhook_events (order_key, seq) WHERE order_key IS NOT NULL AND status IN ('pending', 'processing');
+      INSERT INTO webhook_events (key, event_type, body, received_at, next_attempt_at, status, finished_at, last_error)
+        VALUES ('p', 'X', '{}', 1, 1, 'pending', NULL, NULL), ('d', 'X', '{}', 2, 2, 'done', 5, NULL),
+               ('x', 'X', '{}', 3, 3, 'dead', 6, 'boom'), ('d2', 'X', '{}', 4, 4, 'done', 7, NULL)`)
+    old.close()
+    const store = sqliteStore(path)
+    expect(await store.counts()).toEqual({ pending: 1, processing: 0, done: 2, dead: 1 })
+    expect((await store.list({ status: 'done' })).map((e) => e.key)).toEqual(['d', 'd2'])
+    expect((await store.list({ status: 'dead' })).map((e) => e.key)).toEqual(['x'])
+    expect((await store.list({ status: 'done', after: 'd' })).map((e) => e.key)).toEqual(['d2'])
+    expect(await store.prune({ before: 10, status: 'dead' })).toBe(1)
+    expect(await store.counts()).toEqual({ pending: 1, processing: 0, done: 2, dead: 0 })
+    await store.close()
+    const db = new DatabaseSync(path)
+    const indexes = db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+      )
+      .all()
+      .map((row) => row.name)
+    db.close()
+    expect(indexes).toEqual([
+      'webhook_events_dead',
+      'webhook_events_due',
+      'webhook_events_lease',
+      'webhook_events_order',
+    ])
+  })
+
+  it('stores an event leased at insert: processing, first attempt, claimed by nobody until its lease expires', async () => {
+    const store = sqliteStore(file())
+    const lease = { owner: 'w:arrival', until: 1_000 }
+    expect(await store.insert({ key: 'a', eventType: 'X', body: '{}', receivedAt: 10, lease })).toBe(
+      'inserted',
+    )
+    expect(await store.get('a')).toMatchObject({ status: 'processing', attempts: 1, leaseUntil: 1_000 })
+    expect(await store.counts()).toEqual({ pending: 0, processing: 1, done: 0, dead: 0 })
+    expect(await store.claim({ owner: 'w:other', limit: 10, now: 999, leaseMs: 100 })).toEqual([])
+    // Its holder died: once the lease expires, a claim takes it (the next attempt).
+    expect(await store.claim({ owner: 'w:other', limit: 10, now: 1_000, leaseMs: 100 })).toMatchObject([
+      { key: 'a', attempts: 2 },
+    ])
+    expect(await store.settle('a', 'w:arrival', { status: 'done', at: 1_001 })).toBe(false)
+    expect(await store.settle('a', 'w:other', { status: 'done', at: 1_001 })).toBe(true)
+    await store.close()
+  })
+
+  it('leases at insert neither a duplicate (it stays as it is) nor an event with an order key', async () => {
+    const store = sqliteStore(file())
+    const lease = { owner: 'w:1', until: 1_000 }
+    await store.insert({ key: 'a', eventType: 'X', body: '{}', receivedAt: 10 })
+    expect(await store.insert({ key: 'a', eventType: 'X', body: '{"x":1}', receivedAt: 11, lease })).toBe(
+      'duplicate',
+    )
+    expect(await store.get('a')).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      body: '{}',
+      leaseUntil: null,
+    })
+    await store.insert({ key: 'b', eventType: 'X', body: '{}', receivedAt: 12, orderKey: 'k', lease })
+    expect(await store.get('b')).toMatchObject({ status: 'pending', attempts: 0, orderKey: 'k' })
+    await store.close()
   })
 
   it('commits many concurrent inserts in one group', async () => {

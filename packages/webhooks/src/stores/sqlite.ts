@@ -123,6 +123,7 @@ const unavailable = (message: string, cause?: unknown) =>
 class SqliteStore implements WebhookStore {
   /** One queue, one connection, each commit's operations applied in order (see `#send`). */
   readonly writesInOrder = true
+  readonly leasesOnInsert = true
   readonly #path: string
   readonly #channel: Channel
   /** Answers awaited, by message id: one waiter for a read, the group for a commit. */
@@ -153,8 +154,17 @@ class SqliteStore implements WebhookStore {
   }
 
   insert(event: NewEvent): Promise<'inserted' | 'duplicate'> {
-    const { key, eventType, body, receivedAt } = event
-    return this.#write({ t: 'insert', key, eventType, body, receivedAt, orderKey: event.orderKey ?? null })
+    const { key, eventType, body, receivedAt, lease } = event
+    return this.#write({
+      t: 'insert',
+      key,
+      eventType,
+      body,
+      receivedAt,
+      orderKey: event.orderKey ?? null,
+      leaseOwner: lease?.owner ?? null,
+      leaseUntil: lease?.until ?? null,
+    })
   }
 
   async claim({ owner, limit, now, leaseMs }: ClaimOptions): Promise<ClaimedEvent[]> {

@@ -60,6 +60,8 @@ export interface WorkerState extends WorkerInit {
    * requested: what claiming again waits for (see claim-loop.ts).
    */
   open: number
+  /** Leases handed out for events being stored (arrivals.ts), not yet stored or cancelled. */
+  arriving: number
   /** Handlers running now: what `concurrency` limits. */
   handlersRunning: number
   running: boolean
