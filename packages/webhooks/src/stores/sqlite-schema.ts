@@ -7,8 +7,9 @@ import type { DatabaseSync } from 'node:sqlite'
  * Every index a status change touches costs each event's claim and outcome an index entry
  * removed and one added, so statuses are indexed only where a query needs it, with partial
  * indexes: `_due` (pending), `_lease` (processing), `_dead` (dead letters, listed and pruned).
- * Counts read those and the key index (done = all - the rest); listings of the other statuses
- * walk the table in `seq` order, cheap for `done` (most rows), and bounded by pruning.
+ * Counts read those and the key index (done = all - the rest); pending and processing events are
+ * listed through their indexes, done ones by walking the table in `seq` order (they are most
+ * rows).
  */
 export function ensureSchema(db: DatabaseSync, t: string): void {
   db.exec(`

@@ -38,8 +38,12 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
     WHERE o.order_key = ${t}.order_key AND o.order_key IS NOT NULL AND o.status IN ('pending', 'processing')
       AND o.seq <> ${t}.seq AND (o.status = 'processing' OR o.seq < ${t}.seq)))`
   const seqOf = `coalesce((SELECT seq FROM ${t} WHERE key = ?), 0)`
-  const listOf = (status: EventStatus) =>
-    sql(`SELECT ${COLUMNS} FROM ${t} WHERE status = '${status}' AND seq > ${seqOf} ORDER BY seq LIMIT ?`)
+  // Pending and processing through their partial indexes (few rows, sorted by seq): left to
+  // itself the planner walks the table from the cursor, through every done event kept.
+  const listOf = (status: EventStatus, index?: string) =>
+    sql(
+      `SELECT ${COLUMNS} FROM ${t}${index ? ` INDEXED BY ${index}` : ''} WHERE status = '${status}' AND seq > ${seqOf} ORDER BY seq LIMIT ?`,
+    )
   return {
     insert: sql(
       `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
@@ -73,8 +77,8 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
     ),
     listAll: sql(`SELECT ${COLUMNS} FROM ${t} WHERE seq > ${seqOf} ORDER BY seq LIMIT ?`),
     listStatus: {
-      pending: listOf('pending'),
-      processing: listOf('processing'),
+      pending: listOf('pending', `${t}_due`),
+      processing: listOf('processing', `${t}_lease`),
       done: listOf('done'),
       dead: listOf('dead'),
     },

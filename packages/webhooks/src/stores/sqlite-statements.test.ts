@@ -1,0 +1,28 @@
+import { DatabaseSync } from 'node:sqlite'
+import { describe, expect, it } from 'vitest'
+import { ensureSchema } from './sqlite-schema.ts'
+import { prepareStatements } from './sqlite-statements.ts'
+
+/** SQLite's plan for one of the store's statements (its steps' details, joined). */
+function planOf(db: DatabaseSync, sql: string, ...values: Array<string | number>): string {
+  const steps = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as Array<{ detail: string }>
+  return steps.map((s) => s.detail).join(' | ')
+}
+
+describe('listing by status', () => {
+  const db = new DatabaseSync(':memory:')
+  ensureSchema(db, 'inbox')
+  const { listStatus } = prepareStatements(db, 'inbox')
+
+  // Done events are most rows of a kept inbox: a listing of the few pending or processing ones
+  // must not walk through them.
+  it.each([
+    ['pending', 'inbox_due'],
+    ['processing', 'inbox_lease'],
+    ['dead', 'inbox_dead'],
+  ] as const)('reads %s events through their partial index', (status, index) => {
+    const plan = planOf(db, listStatus[status].sourceSQL, '', 100)
+    expect(plan).toContain(`USING INDEX ${index}`)
+    expect(plan).not.toContain('USING INTEGER PRIMARY KEY')
+  })
+})
