@@ -202,6 +202,26 @@ describe('UploadQueue', () => {
     expect(seen).toEqual([0, 50, 50])
   })
 
+  test('pause() settles with the bytes counted while it waited in the snapshot, throttle or not', async () => {
+    vi.useFakeTimers()
+    const { queue, started } = setup(1, 100)
+    queue.add('a')
+    await vi.advanceTimersByTimeAsync(0)
+    const upload = started[0]!
+    upload.emit({ phase: 'uploading', loaded: 50 })
+    await vi.advanceTimersByTimeAsync(100)
+    // The part in flight finishes sending 10 ms into the pause, which waits for it.
+    upload.pause = async () => {
+      upload.calls.push('pause')
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      upload.emit({ loaded: 80 })
+    }
+    const paused = queue.pause()
+    await vi.advanceTimersByTimeAsync(10)
+    await paused
+    expect(queue.getSnapshot().items[0]).toMatchObject({ status: 'paused', progress: { loaded: 80 } })
+  })
+
   test('an unchanged upload keeps its item object across snapshots', async () => {
     const { queue, started } = setup(2)
     queue.add(['a', 'b'])

@@ -70,7 +70,8 @@ export class UploadQueue {
 
   /**
    * No new part starts; a queued upload does not start. Resolves once no request of these
-   * uploads is in flight (requests already sending finish and count).
+   * uploads is in flight (requests already sending finish and count), with what they counted
+   * already in the snapshot: the progress throttle does not hold it back.
    */
   pause(id?: string): Promise<void> {
     const pausing: Promise<void>[] = []
@@ -80,7 +81,9 @@ export class UploadQueue {
       if (entry.active && entry.handle) pausing.push(entry.handle.pause())
       this.#changed(entry)
     }
-    return Promise.all(pausing).then(() => undefined)
+    return Promise.all(pausing).then(() => {
+      if (this.#timer !== undefined) this.#flush()
+    })
   }
 
   resume(id?: string): void {
