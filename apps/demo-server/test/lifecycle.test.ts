@@ -191,6 +191,23 @@ describe('`pnpm demo` stopped through its process group, without a terminal', ()
     return { pid: child.pid!, exit, output: () => output }
   }
 
+  /**
+   * Resolves once `pnpm demo` has exited; fails after `ms` with what it printed and the processes
+   * of its session still alive, so a stop that hangs says where instead of timing the test out.
+   */
+  async function exited(demo: ReturnType<typeof pnpmDemo>, ms = 60_000): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<'late'>((done) => {
+      timer = setTimeout(() => done('late'), ms)
+    })
+    const outcome = await Promise.race([demo.exit, late])
+    clearTimeout(timer)
+    if (outcome === 'late')
+      expect.fail(
+        `pnpm demo did not exit within ${ms} ms of the signal.\nAlive in its session:\n${alive(demo.pid).join('\n')}\nIt printed:\n${demo.output()}`,
+      )
+  }
+
   test.each(['SIGINT', 'SIGTERM'] as const)(
     '%s once it runs: every process exits and the port closes',
     async (signal) => {
@@ -200,7 +217,7 @@ describe('`pnpm demo` stopped through its process group, without a terminal', ()
       await expect.poll(async () => (await fetch(`${url}/readyz`)).status, { timeout: 30_000 }).toBe(200)
 
       process.kill(-demo.pid, signal)
-      await demo.exit
+      await exited(demo)
       await expect.poll(() => alive(demo.pid), { timeout: 30_000, interval: 200 }).toEqual([])
       expect(demo.output()).toContain('stopped.')
       await expect(fetch(`${url}/healthz`)).rejects.toThrow()
@@ -215,7 +232,7 @@ describe('`pnpm demo` stopped through its process group, without a terminal', ()
     await expect.poll(() => demo.output(), { timeout: 60_000, interval: 10 }).toMatch(/:build: /)
 
     process.kill(-demo.pid, 'SIGINT')
-    await demo.exit
+    await exited(demo)
     await expect.poll(() => alive(demo.pid), { timeout: 30_000, interval: 200 }).toEqual([])
     // The page was never announced (a signal that lands while main.ts starts stops it once started).
     expect(demo.output()).not.toContain('➜')
