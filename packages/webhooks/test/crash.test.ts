@@ -1,6 +1,5 @@
 // A receiver process killed with SIGKILL again and again under load: every event that got a 2xx
 // is stored and processed after restart, and only runs a crash interrupted are run again.
-import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,14 +14,6 @@ const CONCURRENCY = 8 // the child's processing.concurrency
 
 const dir = mkdtempSync(join(tmpdir(), 'webhooks-crash-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-interface Child {
-  process: ChildProcess
-  url: string
-}
-
-const start = (db: string, ledger: string, token: string): Promise<Child> =>
-  startCrashReceiver(db, ledger, token)
 
 function body(n: number): string {
   // A folder callback every 5th event (its key is a content hash), asset events otherwise.
@@ -43,7 +34,7 @@ describe('crash safety', () => {
     let unacked: number[] = []
 
     for (let round = 0; round < ROUNDS; round++) {
-      const child = await start(db, ledger, token)
+      const child = await startCrashReceiver(db, ledger, token)
       let running = true
       // Senders post new events, and retry the ones a crash left unacknowledged (as a real sender would).
       const retries = unacked
@@ -77,7 +68,7 @@ describe('crash safety', () => {
     }
 
     // Restart once more without load; wait until every stored event is processed.
-    const last = await start(db, ledger, token)
+    const last = await startCrashReceiver(db, ledger, token)
     for (const n of unacked) {
       const response = await fetch(`${last.url}/webhooks/${token}`, {
         method: 'POST',

@@ -30,15 +30,6 @@ const deliver = (receiver: WebhookReceiver, n: number) =>
     body: body(n),
   })
 
-/** Waits until `check` holds, polling. */
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
 describe('events leased at insert (sqliteStore)', () => {
   it('runs an event received while the worker has room from what was received: stored leased, never claimed', async () => {
     const write = vi.spyOn(SqliteEngine.prototype, 'write')
@@ -49,7 +40,9 @@ describe('events leased at insert (sqliteStore)', () => {
     )
     await new Promise((resolve) => setImmediate(resolve)) // started
     expect((await deliver(receiver, 1)).status).toBe(200)
-    await until(async () => (await receiver.events.get('evt-1'))?.status === 'done')
+    await expect
+      .poll(async () => (await receiver.events.get('evt-1'))?.status, { timeout: 10_000 })
+      .toBe('done')
     expect(runs).toEqual([{ id: 'evt-1', attempt: 1 }])
     expect(await receiver.events.get('evt-1')).toMatchObject({ status: 'done', attempts: 1 })
     const ops = write.mock.calls.flatMap(([batch]) => batch)
@@ -133,7 +126,7 @@ describe('events leased at insert (sqliteStore)', () => {
     }
     await Promise.all(Array.from({ length: 8 }, (_, i) => sender(i)))
     await Promise.all([a.drain(), b.drain()])
-    await until(async () => (await a.events.counts()).done === 300)
+    await expect.poll(async () => (await a.events.counts()).done, { timeout: 10_000 }).toBe(300)
     expect(runs.size).toBe(300)
     expect([...runs.values()].every((n) => n === 1)).toBe(true)
     await Promise.all([a.close(), b.close()])
@@ -157,7 +150,9 @@ describe('events leased at insert, across a crash', () => {
       })
       expect(response.status).toBe(200)
     }
-    await until(() => readFileSync(ledger, 'utf8').trim().split('\n').length === 5)
+    await expect
+      .poll(() => readFileSync(ledger, 'utf8').trim().split('\n').length, { timeout: 10_000 })
+      .toBe(5)
     const inbox = new DatabaseSync(db, { readOnly: true })
     const leased = inbox.prepare('SELECT status, attempts FROM webhook_events').all()
     inbox.close()
@@ -166,10 +161,12 @@ describe('events leased at insert, across a crash', () => {
     await new Promise((resolve) => first.process.once('exit', resolve))
 
     const second = await start(db, ledger, false)
-    await until(async () => {
-      const counts = (await (await fetch(`${second.url}/status`)).json()) as Record<string, number>
-      return counts.done === 5
-    }, 20_000)
+    await expect
+      .poll(
+        async () => ((await (await fetch(`${second.url}/status`)).json()) as Record<string, number>).done,
+        { timeout: 20_000 },
+      )
+      .toBe(5)
     second.process.kill('SIGTERM')
     await new Promise((resolve) => second.process.once('exit', resolve))
     const lines = readFileSync(ledger, 'utf8').trim().split('\n')

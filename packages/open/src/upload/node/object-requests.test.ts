@@ -1,8 +1,15 @@
 import { createRequire } from 'node:module'
 import type { UploadCredential } from '@service-sdk/core'
+import { rejectionOf } from '@service-sdk/testkit'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { type Answer, bothWays, scriptedHttp } from '../../../test/upload/oracle.ts'
-import { type OssBody, type OssClient, type OssHttpRequest, ossConnection } from '../oss-adapter.ts'
+import {
+  endpointUrl,
+  type OssBody,
+  type OssClient,
+  type OssHttpRequest,
+  ossConnection,
+} from '../oss-adapter.ts'
 import { checkedOptions, listPartsOf, listUploadsOf } from './object-requests.ts'
 import { readXml } from './oss-xml.ts'
 
@@ -330,9 +337,7 @@ describe("the credential checks of ali-oss's constructor, before anything is sen
       let expected: Record<string, unknown> | string
       try {
         const { options } = new OSS({
-          endpoint: /^https?:\/\//i.test(credential.endPoint)
-            ? credential.endPoint
-            : `https://${credential.endPoint}`,
+          endpoint: endpointUrl(credential.endPoint),
           bucket: credential.bucket,
           accessKeyId: credential.accessKeyId,
           accessKeySecret: credential.accessKeySecret,
@@ -355,10 +360,7 @@ describe("the credential checks of ali-oss's constructor, before anything is sen
       const connected = ossConnection(credential, http)
       if (typeof expected === 'string') {
         await expect(connected).rejects.toMatchObject({ code: 'invalid_credentials' })
-        const error = (await connected.then(
-          () => undefined,
-          (e: unknown) => e,
-        )) as Error
+        const error = (await rejectionOf(connected, 'the credential was accepted')) as Error
         for (const secret of [credential.accessKeySecret, credential.securityToken])
           if (secret.trim()) expect(error.message).not.toContain(secret.trim())
       } else await expect(connected).resolves.toBeDefined()
