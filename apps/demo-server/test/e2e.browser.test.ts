@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { chromiumOrSkip } from '@service-sdk/testkit'
+import { chromiumOrSkip, selectorPageFrame } from '@service-sdk/testkit'
 import type { Browser, BrowserContext, Frame, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { pattern, startTestDemo } from './helpers.ts'
@@ -59,13 +59,7 @@ async function shot(name: string, target: Page = page) {
 }
 
 /** The selector page inside the SDK's dialog, once its folder tree is there. */
-async function selectorFrame(): Promise<Frame> {
-  const element = await page.waitForSelector('dialog iframe', { state: 'attached' })
-  const frame = await element.contentFrame()
-  if (!frame) throw new Error('the selector iframe has no frame')
-  await frame.waitForSelector('[role="tree"]')
-  return frame
-}
+const selectorFrame = (): Promise<Frame> => selectorPageFrame(page, 'dialog iframe')
 
 const chooseFolder = (frame: Frame, name: string) =>
   frame.getByRole('treeitem', { name, exact: true }).locator(':scope > .row').click()

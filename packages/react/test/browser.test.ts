@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
-import { chromiumOrSkip } from '@service-sdk/testkit'
+import { chromiumOrSkip, selectorPageFrame } from '@service-sdk/testkit'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildPage } from './build-page.ts'
@@ -52,15 +52,6 @@ async function openPage(t: { onTestFinished(fn: () => unknown): void }): Promise
   return page
 }
 
-/** The simulator's page inside the SDK's iframe, once its tree is there. */
-async function selectorPage(page: Page): Promise<Frame> {
-  const element = await page.waitForSelector('iframe', { state: 'attached' })
-  const frame = await element.contentFrame()
-  if (!frame) throw new Error('the iframe has no frame')
-  await frame.waitForSelector('[role="tree"]')
-  return frame
-}
-
 const choose = (frame: Frame, name: string) =>
   frame.getByRole('treeitem', { name, exact: true }).locator(':scope > .row').click()
 
@@ -98,7 +89,7 @@ describe.skipIf(!chromium.available)('in Chromium, a Vite + React page under Str
   test('useFolderPicker, flow 2: the button opens one modal page; clicking a folder sets picked and the choice', async (t) => {
     const page = await openPage(t)
     await page.click('#pick')
-    const frame = await selectorPage(page)
+    const frame = await selectorPageFrame(page)
     expect(await page.evaluate(() => document.querySelector('iframe')?.closest('dialog')?.open)).toBe(true)
     await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark')
     expect(await json(page, '#picker')).toEqual({ status: 'open' })
@@ -117,7 +108,7 @@ describe.skipIf(!chromium.available)('in Chromium, a Vite + React page under Str
     const page = await openPage(t)
     const before = sim.control.snapshot().materials.length
     const choice = page.evaluate(() => window.pickerUpload())
-    const frame = await selectorPage(page)
+    const frame = await selectorPageFrame(page)
     await frame.locator('.file').nth(1).waitFor()
     await choose(frame, 'Acme Brand assets')
     await frame.getByRole('button', { name: 'Upload' }).click()
@@ -133,7 +124,7 @@ describe.skipIf(!chromium.available)('in Chromium, a Vite + React page under Str
   test('useFolderPicker: close() takes the page down; pick() resolves null and the status is cancelled', async (t) => {
     const page = await openPage(t)
     const choice = page.evaluate(() => window.pick())
-    await selectorPage(page)
+    await selectorPageFrame(page)
     await page.evaluate(() => window.closePicker())
     expect(await choice).toBeNull()
     expect(await json(page, '#picker')).toEqual({ status: 'cancelled' })
@@ -143,7 +134,7 @@ describe.skipIf(!chromium.available)('in Chromium, a Vite + React page under Str
   test('<FolderPicker inline>: StrictMode mounts it twice, one page opens, in its div; onChoice gets the folder', async (t) => {
     const page = await openPage(t)
     await page.evaluate(() => window.showPicker('inline'))
-    const frame = await selectorPage(page)
+    const frame = await selectorPageFrame(page)
     expect(await page.evaluate(() => document.querySelectorAll('.inline-picker > iframe').length)).toBe(1)
     await choose(frame, 'My Campaigns')
     await choose(frame, '2026 Autumn')
@@ -158,7 +149,7 @@ describe.skipIf(!chromium.available)('in Chromium, a Vite + React page under Str
     const page = await openPage(t)
     const before = sim.control.snapshot().materials.length
     await page.evaluate(() => window.showPicker('modal', 1))
-    const frame = await selectorPage(page)
+    const frame = await selectorPageFrame(page)
     await frame.locator('.file').nth(1).waitFor()
     await page.evaluate(() => window.showPicker('none'))
     await page.waitForFunction(() => document.querySelectorAll('iframe, dialog').length === 0)

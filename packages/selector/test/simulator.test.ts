@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
+import { selectorPageFrame } from '@service-sdk/testkit'
 import type { Frame, Page } from 'playwright-core'
 import { afterAll, describe, expect, test } from 'vitest'
 import { browserSuite } from './browser.ts'
@@ -32,15 +33,6 @@ const ALL_BYTES = Array.from({ length: 256 }, (_, i) => i)
 const result = (page: Page) => page.evaluate(() => window.host.result('a'))
 const frames = (page: Page) => page.evaluate(() => [window.host.frames(), window.host.dialogs()])
 
-/** The simulator's page inside the SDK's iframe, once its tree is there. */
-async function selectorPage(page: Page): Promise<Frame> {
-  const element = await page.waitForSelector('iframe', { state: 'attached' })
-  const frame = await element.contentFrame()
-  if (!frame) throw new Error('the iframe has no frame')
-  await frame.waitForSelector('[role="tree"]')
-  return frame
-}
-
 /** Click a folder's row (the tree item itself also holds its expanded children). */
 const choose = (frame: Frame, name: string) =>
   frame.getByRole('treeitem', { name, exact: true }).locator(':scope > .row').click()
@@ -54,7 +46,7 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
         (appUrl) => window.host.start('a', 'pickFolder', { appUrl, theme: 'dark' }),
         sim!.urls.app,
       )
-      const frame = await selectorPage(page)
+      const frame = await selectorPageFrame(page)
       expect(new URL(frame.url()).searchParams.get('file')).toBe('empty')
       await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark')
       await choose(frame, 'Acme Campaigns')
@@ -69,7 +61,7 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
     sim!.control.quirks.selectorFamily = 'both'
     const page = await suite.host(t, 'iife')
     await page.evaluate((appUrl) => window.host.start('a', 'pickFolder', { appUrl }), sim!.urls.app)
-    const frame = await selectorPage(page)
+    const frame = await selectorPageFrame(page)
     await choose(frame, 'My Campaigns')
     await choose(frame, '2026 Autumn')
     await frame.getByRole('button', { name: 'Confirm' }).click()
@@ -85,7 +77,7 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
     })
     const page = await suite.host(t, 'esm')
     await page.evaluate((appUrl) => window.host.start('a', 'pickFolder', { appUrl }), sim!.urls.app)
-    const frame = await selectorPage(page)
+    const frame = await selectorPageFrame(page)
     await choose(frame, 'My Campaigns')
     await choose(frame, '2026 Autumn')
     await frame.getByRole('button', { name: 'Confirm' }).click()
@@ -104,7 +96,7 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
       (appUrl) => window.host.start('a', 'uploadWithSelector', { appUrl, makeFiles: true }),
       sim!.urls.app,
     )
-    const frame = await selectorPage(page)
+    const frame = await selectorPageFrame(page)
     await frame.locator('.file').nth(1).waitFor()
     await choose(frame, 'Acme Brand assets')
     await frame.getByRole('button', { name: 'Upload' }).click()
@@ -131,7 +123,7 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
         }),
       sim!.urls.app,
     )
-    const frame = await selectorPage(page)
+    const frame = await selectorPageFrame(page)
     expect(new URL(frame.url()).searchParams.get('file')).toBeNull()
     // The files arrived through the SDK's open message.
     await frame.locator('.file').nth(1).waitFor()
@@ -185,7 +177,7 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
         (appUrl) => window.host.start('a', 'uploadWithSelector', { appUrl, chosenFiles: true }),
         sim!.urls.app,
       )
-      const frame = await selectorPage(page)
+      const frame = await selectorPageFrame(page)
       await frame.locator('.file').nth(1).waitFor()
       await choose(frame, 'Acme Brand assets')
       await frame.getByRole('button', { name: 'Upload' }).click()
@@ -210,7 +202,7 @@ describe.skipIf(!suite.available)('against the simulator’s selector page, in C
       (appUrl) => window.host.start('a', 'uploadWithSelector', { appUrl, makeFiles: true }),
       sim!.urls.app,
     )
-    const frame = await selectorPage(page)
+    const frame = await selectorPageFrame(page)
     await frame.locator('.file').nth(1).waitFor()
     await choose(frame, 'Acme Brand assets')
     await page.keyboard.press('Escape')
