@@ -26,6 +26,17 @@ describe('tokenCheck', () => {
     expect(check(undefined)).toBe(false)
   })
 
+  it('refuses a candidate that differs in any one character, or only in length', () => {
+    const check = tokenCheck(a)
+    for (let i = 0; i < a.length; i++) {
+      const other = a[i] === 'A' ? 'B' : 'A'
+      expect(check(a.slice(0, i) + other + a.slice(i + 1))).toBe(false)
+    }
+    expect(check(`${a}\u0000`)).toBe(false)
+    expect(check(a + a)).toBe(false)
+    expect(check(a.slice(1))).toBe(false)
+  })
+
   it('accepts every token of a rotation', () => {
     const check = tokenCheck([b, a])
     expect(check(a)).toBe(true)
