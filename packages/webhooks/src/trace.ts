@@ -11,11 +11,10 @@ import type { RunEvent } from './worker.ts'
  * segment is the capability token), a header or the body.
  */
 export async function traceDelivery(
-  instrumentation: Instrumentation | undefined,
+  instrumentation: Instrumentation,
   delivery: Delivery,
   receive: () => Promise<Receipt>,
 ): Promise<Receipt> {
-  if (!instrumentation) return receive()
   const span = startSpan(instrumentation, 'service.webhook.receive', 'server', {
     'http.request.method': delivery.method,
   })
