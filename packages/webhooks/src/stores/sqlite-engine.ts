@@ -157,6 +157,7 @@ export class SqliteEngine {
       case 'renew':
         return sql.renew.run(op.leaseUntil, op.key, op.owner).changes > 0
       case 'settle':
+        if (op.status === 'done') return sql.settleDone.run(op.at, op.key, op.owner).changes > 0
         return sql.settle.run(op.status, op.nextAttemptAt, op.error, op.at, op.key, op.owner).changes > 0
       case 'requeue': {
         if (!op.keys) return Number(sql.requeueDead.run(op.now).changes)

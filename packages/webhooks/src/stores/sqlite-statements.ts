@@ -10,6 +10,8 @@ export interface Statements {
   claimDue: StatementSync
   renew: StatementSync
   settle: StatementSync
+  /** `settle` to done (most outcomes), its constants written in: half the values to bind. */
+  settleDone: StatementSync
   get: StatementSync
   counts: StatementSync
   listAll: StatementSync
@@ -75,6 +77,10 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
     settle: sql(
       `UPDATE ${t} SET status = ?, next_attempt_at = coalesce(?, next_attempt_at), last_error = coalesce(?, last_error),
          finished_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
+    ),
+    settleDone: sql(
+      `UPDATE ${t} SET status = 'done', finished_at = ?, lease_owner = NULL, lease_until = NULL
        WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
     ),
     get: sql(`SELECT ${COLUMNS} FROM ${t} WHERE key = ?`),
