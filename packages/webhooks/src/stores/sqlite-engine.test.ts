@@ -68,6 +68,16 @@ describe('SqliteEngine commits', () => {
     engine.close()
   })
 
+  it('returns claimed rows as arrays, in EVENT_COLUMNS order', () => {
+    const engine = open('d.db', 'FULL')
+    engine.write([insert('a')])
+    const outcome = engine.write([claim])
+    expect(outcome).toEqual({
+      values: [[['a', 'X', '{}', 1, 'processing', 1, 1, 1002, null, null, null]]],
+    })
+    engine.close()
+  })
+
   it('keeps FULL for the default configuration', () => {
     const engine = open('b.db', 'FULL')
     engine.write([insert('a')])

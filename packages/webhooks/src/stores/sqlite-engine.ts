@@ -9,6 +9,7 @@ import {
   type WriteOp,
   type WriteOutcome,
 } from './sqlite-protocol.ts'
+import { claimRow } from './sqlite-rows.ts'
 import { ensureSchema } from './sqlite-schema.ts'
 import { prepareStatements, type Statements } from './sqlite-statements.ts'
 
@@ -152,7 +153,7 @@ export class SqliteEngine {
         const rows = sql.claimExpired.all(op.owner, until, op.now, op.limit)
         if (rows.length < op.limit)
           rows.push(...sql.claimDue.all(op.owner, until, op.now, op.limit - rows.length))
-        return rows
+        return rows.map(claimRow)
       }
       case 'renew':
         return sql.renew.run(op.leaseUntil, op.key, op.owner).changes > 0

@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { EventStatus } from '../store.ts'
+import { EVENT_COLUMNS } from './sqlite-rows.ts'
 
 /** The prepared statements of the SQLite store, for table `t`. */
 export interface Statements {
@@ -22,9 +23,7 @@ export interface Statements {
   prune: Record<'done' | 'dead', StatementSync>
 }
 
-// The columns a StoredEvent is read from (see rows.ts): not `*`, so seq and lease_owner stay home.
-const COLUMNS =
-  'key, event_type, body, received_at, status, attempts, next_attempt_at, lease_until, last_error, finished_at, order_key'
+const COLUMNS = EVENT_COLUMNS.join(', ')
 
 /**
  * A LIMIT taken from a bound value. Not a bare `?`: SQLite's planner (3.53, built into Node 24)
@@ -37,10 +36,17 @@ const LIMIT = 'LIMIT ? + 0'
 
 export function prepareStatements(db: DatabaseSync, t: string): Statements {
   const sql = (text: string): StatementSync => db.prepare(text)
+  const claimRows = (text: string): StatementSync => {
+    const statement = db.prepare(text)
+    // Added in Node 24: on the older Nodes the package supports, the engine makes the arrays (claimRow).
+    statement.setReturnArrays?.(true)
+    return statement
+  }
   // INDEXED BY: left to itself the planner picks the (status, seq) index and sorts every pending
   // row on each claim, which under load costs more than everything else the receiver does.
+  // Claimed rows as arrays (see ClaimRow in sqlite-rows.ts).
   const lease = (index: string, where: string, order: string) =>
-    sql(
+    claimRows(
       `UPDATE ${t} SET status = 'processing', lease_owner = ?, lease_until = ?, attempts = attempts + 1
        WHERE seq IN (SELECT seq FROM ${t} INDEXED BY ${index} WHERE ${where} ORDER BY ${order} ${LIMIT}) RETURNING ${COLUMNS}`,
     )
