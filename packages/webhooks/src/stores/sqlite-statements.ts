@@ -13,6 +13,8 @@ export interface Statements {
   settle: StatementSync
   /** `settle` to done (most outcomes), its constants written in: half the values to bind. */
   settleDone: StatementSync
+  /** `settleDone` by the row's seq (see SqliteEngine's `#leasedSeq`). */
+  settleDoneSeq: StatementSync
   get: StatementSync
   counts: StatementSync
   listAll: StatementSync
@@ -88,6 +90,10 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
     settleDone: sql(
       `UPDATE ${t} SET status = 'done', finished_at = ?, lease_owner = NULL, lease_until = NULL
        WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
+    ),
+    settleDoneSeq: sql(
+      `UPDATE ${t} SET status = 'done', finished_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE seq = ? AND status = 'processing' AND lease_owner = ?`,
     ),
     get: sql(`SELECT ${COLUMNS} FROM ${t} WHERE key = ?`),
     // Each count from an index (see sqlite-schema.ts): done is what the others leave.
