@@ -80,14 +80,22 @@ describe('SqliteEngine commits', () => {
 
   it('settles an event stored leased only under its owner, whichever way it finds the row', () => {
     const engine = open('e.db', 'FULL')
-    const leased = (key: string): WriteOp => ({ ...insert(key), leaseOwner: 'w:1', leaseUntil: 1000 })
+    const leased = (key: string): WriteOp => {
+      const op = insert(key) as Extract<WriteOp, { t: 'insert' }>
+      return { ...op, leaseOwner: 'w:1', leaseUntil: 1000 }
+    }
     engine.write([leased('a'), leased('b'), leased('c')])
-    const settleBy = (key: string, owner: string): WriteOp => ({ ...settle(key), owner })
+    const settleBy = (key: string, owner: string): WriteOp => {
+      const op = settle(key) as Extract<WriteOp, { t: 'settle' }>
+      return { ...op, owner }
+    }
     // Not the owner: nothing changes, and the owner can still settle it.
     expect(engine.write([settleBy('a', 'w:2'), settleBy('a', 'w:1')])).toEqual({ values: [false, true] })
     expect(engine.write([settleBy('b', 'w:1'), settleBy('b', 'w:1')])).toEqual({ values: [true, false] })
     // Re-claimed by another owner once its lease expired: the new owner settles it, not the old one.
-    const reclaimed = engine.write([{ ...claim, owner: 'w:3', now: 2000 }]) as { values: unknown[][][] }
+    const reclaimed = engine.write([{ t: 'claim', owner: 'w:3', limit: 10, now: 2000, leaseMs: 1000 }]) as {
+      values: unknown[][][]
+    }
     expect(reclaimed.values[0]?.map((row) => row[0])).toEqual(['c'])
     expect(engine.write([settleBy('c', 'w:1'), settleBy('c', 'w:3')])).toEqual({ values: [false, true] })
     expect(engine.read({ t: 'counts' })).toEqual({
