@@ -48,30 +48,17 @@ export function claimRow(row: unknown): ClaimRow {
 }
 
 export function claimedFrom(row: ClaimRow): ClaimedEvent {
-  const [
-    key,
-    event_type,
-    body,
-    received_at,
-    status,
-    attempts,
-    next_attempt_at,
-    lease_until,
-    last_error,
-    finished_at,
-    order_key,
-  ] = row
   return fromRow({
-    key,
-    event_type,
-    body,
-    received_at,
-    status,
-    attempts,
-    next_attempt_at,
-    lease_until,
-    last_error,
-    finished_at,
-    order_key,
+    key: row[0],
+    event_type: row[1],
+    body: row[2],
+    received_at: row[3],
+    status: row[4],
+    attempts: row[5],
+    next_attempt_at: row[6],
+    lease_until: row[7],
+    last_error: row[8],
+    finished_at: row[9],
+    order_key: row[10],
   }) as ClaimedEvent
 }
