@@ -68,6 +68,43 @@ describe('SqliteEngine commits', () => {
     engine.close()
   })
 
+  it('returns claimed rows as arrays, in EVENT_COLUMNS order', () => {
+    const engine = open('d.db', 'FULL')
+    engine.write([insert('a')])
+    const outcome = engine.write([claim])
+    expect(outcome).toEqual({
+      values: [[['a', 'X', '{}', 1, 'processing', 1, 1, 1002, null, null, null]]],
+    })
+    engine.close()
+  })
+
+  it('settles an event stored leased only under its owner, whichever way it finds the row', () => {
+    const engine = open('e.db', 'FULL')
+    const leased = (key: string): WriteOp => {
+      const op = insert(key) as Extract<WriteOp, { t: 'insert' }>
+      return { ...op, leaseOwner: 'w:1', leaseUntil: 1000 }
+    }
+    engine.write([leased('a'), leased('b'), leased('c')])
+    const settleBy = (key: string, owner: string): WriteOp => {
+      const op = settle(key) as Extract<WriteOp, { t: 'settle' }>
+      return { ...op, owner }
+    }
+    // Not the owner: nothing changes, and the owner can still settle it.
+    expect(engine.write([settleBy('a', 'w:2'), settleBy('a', 'w:1')])).toEqual({ values: [false, true] })
+    expect(engine.write([settleBy('b', 'w:1'), settleBy('b', 'w:1')])).toEqual({ values: [true, false] })
+    // Re-claimed by another owner once its lease expired: the new owner settles it, not the old one.
+    const reclaimed = engine.write([{ t: 'claim', owner: 'w:3', limit: 10, now: 2000, leaseMs: 1000 }]) as {
+      values: unknown[][][]
+    }
+    expect(reclaimed.values[0]?.map((row) => row[0])).toEqual(['c'])
+    expect(engine.write([settleBy('c', 'w:1'), settleBy('c', 'w:3')])).toEqual({ values: [false, true] })
+    expect(engine.read({ t: 'counts' })).toEqual({
+      ok: true,
+      value: expect.arrayContaining([{ status: 'done', n: 3 }]),
+    })
+    engine.close()
+  })
+
   it('keeps FULL for the default configuration', () => {
     const engine = open('b.db', 'FULL')
     engine.write([insert('a')])

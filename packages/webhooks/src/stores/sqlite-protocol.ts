@@ -17,6 +17,7 @@ export type WriteOp =
       leaseOwner: string | null
       leaseUntil: number | null
     }
+  /** Its value: the claimed rows, each a `ClaimRow` (sqlite-rows.ts). */
   | { t: 'claim'; owner: string; limit: number; now: number; leaseMs: number }
   | { t: 'renew'; key: string; owner: string; leaseUntil: number }
   | {

@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite'
+import { constants, DatabaseSync } from 'node:sqlite'
 import { describe, expect, it } from 'vitest'
 import { ensureSchema } from './sqlite-schema.ts'
 import { prepareStatements } from './sqlite-statements.ts'
@@ -24,5 +24,34 @@ describe('listing by status', () => {
     const plan = planOf(db, listStatus[status].sourceSQL, '', 100)
     expect(plan).toContain(`USING INDEX ${index}`)
     expect(plan).not.toContain('USING INTEGER PRIMARY KEY')
+  })
+})
+
+describe('statements with a LIMIT', () => {
+  // SQLite calls the authorizer while it prepares a statement, and only then: a call during a
+  // run means the run prepared the statement again.
+  it('are not prepared again each time they run with their values bound', () => {
+    const db = new DatabaseSync(':memory:')
+    ensureSchema(db, 'inbox')
+    const sql = prepareStatements(db, 'inbox')
+    let prepared = 0
+    db.setAuthorizer(() => {
+      prepared++
+      return constants.SQLITE_OK
+    })
+    const runs = {
+      claimExpired: () => sql.claimExpired.all('w:1', 2000, 1000, 64),
+      claimDue: () => sql.claimDue.all('w:1', 2000, 1000, 64),
+      listAll: () => sql.listAll.all('', 100),
+      listPending: () => sql.listStatus.pending.all('', 100),
+      listDone: () => sql.listStatus.done.all('', 100),
+    }
+    for (const [name, run] of Object.entries(runs)) {
+      run() // Setting the authorizer expired every statement: this run prepares it again.
+      prepared = 0
+      run()
+      run()
+      expect({ name, prepared }).toEqual({ name, prepared: 0 })
+    }
   })
 })

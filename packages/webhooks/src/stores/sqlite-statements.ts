@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { EventStatus } from '../store.ts'
+import { EVENT_COLUMNS } from './sqlite-rows.ts'
 
 /** The prepared statements of the SQLite store, for table `t`. */
 export interface Statements {
@@ -10,6 +11,10 @@ export interface Statements {
   claimDue: StatementSync
   renew: StatementSync
   settle: StatementSync
+  /** `settle` to done (most outcomes), its constants written in: half the values to bind. */
+  settleDone: StatementSync
+  /** `settleDone` by the row's seq (see SqliteEngine's `#leasedSeq`). */
+  settleDoneSeq: StatementSync
   get: StatementSync
   counts: StatementSync
   listAll: StatementSync
@@ -20,18 +25,32 @@ export interface Statements {
   prune: Record<'done' | 'dead', StatementSync>
 }
 
-// The columns a StoredEvent is read from (see rows.ts): not `*`, so seq and lease_owner stay home.
-const COLUMNS =
-  'key, event_type, body, received_at, status, attempts, next_attempt_at, lease_until, last_error, finished_at, order_key'
+const COLUMNS = EVENT_COLUMNS.join(', ')
+
+/**
+ * A LIMIT taken from a bound value. Not a bare `?`: SQLite's planner (3.53, built into Node 24)
+ * reads the value bound to a bare LIMIT parameter when it prepares the statement, so binding it
+ * again marks the statement expired and the next run prepares it anew: each claim did so for
+ * both its statements, a fifth of the SQLite thread's CPU under load. The planner does not look
+ * into `? + 0`, and these statements need no plan chosen by their limit (claims name their index).
+ */
+const LIMIT = 'LIMIT ? + 0'
 
 export function prepareStatements(db: DatabaseSync, t: string): Statements {
   const sql = (text: string): StatementSync => db.prepare(text)
+  const claimRows = (text: string): StatementSync => {
+    const statement = db.prepare(text)
+    // Added in Node 24: on the older Nodes the package supports, the engine makes the arrays (claimRow).
+    statement.setReturnArrays?.(true)
+    return statement
+  }
   // INDEXED BY: left to itself the planner picks the (status, seq) index and sorts every pending
   // row on each claim, which under load costs more than everything else the receiver does.
+  // Claimed rows as arrays (see ClaimRow in sqlite-rows.ts).
   const lease = (index: string, where: string, order: string) =>
-    sql(
+    claimRows(
       `UPDATE ${t} SET status = 'processing', lease_owner = ?, lease_until = ?, attempts = attempts + 1
-       WHERE seq IN (SELECT seq FROM ${t} INDEXED BY ${index} WHERE ${where} ORDER BY ${order} LIMIT ?) RETURNING ${COLUMNS}`,
+       WHERE seq IN (SELECT seq FROM ${t} INDEXED BY ${index} WHERE ${where} ORDER BY ${order} ${LIMIT}) RETURNING ${COLUMNS}`,
     )
   // Order keys: not while another event of the key is processing or an earlier one pending.
   const inTurn = `(order_key IS NULL OR NOT EXISTS (SELECT 1 FROM ${t} AS o INDEXED BY ${t}_order
@@ -42,7 +61,7 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
   // itself the planner walks the table from the cursor, through every done event kept.
   const listOf = (status: EventStatus, index?: string) =>
     sql(
-      `SELECT ${COLUMNS} FROM ${t}${index ? ` INDEXED BY ${index}` : ''} WHERE status = '${status}' AND seq > ${seqOf} ORDER BY seq LIMIT ?`,
+      `SELECT ${COLUMNS} FROM ${t}${index ? ` INDEXED BY ${index}` : ''} WHERE status = '${status}' AND seq > ${seqOf} ORDER BY seq ${LIMIT}`,
     )
   return {
     insert: sql(
@@ -68,6 +87,14 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
          finished_at = ?, lease_owner = NULL, lease_until = NULL
        WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
     ),
+    settleDone: sql(
+      `UPDATE ${t} SET status = 'done', finished_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE key = ? AND status = 'processing' AND lease_owner = ?`,
+    ),
+    settleDoneSeq: sql(
+      `UPDATE ${t} SET status = 'done', finished_at = ?, lease_owner = NULL, lease_until = NULL
+       WHERE seq = ? AND status = 'processing' AND lease_owner = ?`,
+    ),
     get: sql(`SELECT ${COLUMNS} FROM ${t} WHERE key = ?`),
     // Each count from an index (see sqlite-schema.ts): done is what the others leave.
     counts: sql(
@@ -75,7 +102,7 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
          (SELECT count(*) FROM ${t} WHERE status = 'processing') AS processing,
          (SELECT count(*) FROM ${t} WHERE status = 'dead') AS dead`,
     ),
-    listAll: sql(`SELECT ${COLUMNS} FROM ${t} WHERE seq > ${seqOf} ORDER BY seq LIMIT ?`),
+    listAll: sql(`SELECT ${COLUMNS} FROM ${t} WHERE seq > ${seqOf} ORDER BY seq ${LIMIT}`),
     listStatus: {
       pending: listOf('pending', `${t}_due`),
       processing: listOf('processing', `${t}_lease`),

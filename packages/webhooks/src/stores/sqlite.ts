@@ -22,6 +22,7 @@ import {
   type WriteOp,
   type WriteOutcome,
 } from './sqlite-protocol.ts'
+import { type ClaimRow, claimedFrom } from './sqlite-rows.ts'
 
 export interface SqliteStoreOptions {
   /**
@@ -168,8 +169,8 @@ class SqliteStore implements WebhookStore {
   }
 
   async claim({ owner, limit, now, leaseMs }: ClaimOptions): Promise<ClaimedEvent[]> {
-    const rows = await this.#write<EventRow[]>({ t: 'claim', owner, limit, now, leaseMs })
-    return rows.map((row) => fromRow(row) as ClaimedEvent)
+    const rows = await this.#write<ClaimRow[]>({ t: 'claim', owner, limit, now, leaseMs })
+    return rows.map(claimedFrom)
   }
 
   renew(key: string, owner: string, leaseUntil: number): Promise<boolean> {
