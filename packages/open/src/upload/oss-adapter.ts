@@ -42,6 +42,24 @@ export interface OssHttpRequest {
    * only `timeoutMs`; object-byte requests (PUT) are passed theirs as it was.
    */
   ctx: RequestContext
+  /**
+   * The URL's parts, when the caller made the URL from them (Node's signer): the HTTP layer takes
+   * them instead of parsing the URL again. ali-oss passes none.
+   */
+  target?: RequestTarget
+}
+
+/** Where a request goes, in parts (node:http's request options), and which object bytes it carries. */
+export interface RequestTarget {
+  protocol: string
+  /** Without an IPv6 literal's brackets. */
+  hostname: string
+  /** `''` for the scheme's default. */
+  port: string
+  /** The path and query, encoded. */
+  path: string
+  /** 0 for a PutObject, the part number for an UploadPart (see `partNumberOf`). */
+  part: number
 }
 
 /** What ali-oss expects back from its HTTP layer (urllib's result shape, the fields it reads). */

@@ -2,7 +2,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
 import { NoAnswerError } from '../no-answer.ts'
-import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
+import type { OssHttp, OssHttpRequest, OssHttpResponse, RequestTarget } from '../oss-adapter.ts'
 import { partNumberOf } from '../platform.ts'
 import { type BytesBody, isBytesBody, sendBytes } from './bytes-body.ts'
 import {
@@ -79,7 +79,7 @@ const aborted = () => new NoAnswerError('aborted', 'aborted')
 
 function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): void {
   const options = params.ctx
-  const target = new URL(pending.url)
+  const target = params.target ?? targetOf(pending.url)
   const secure = target.protocol === 'https:'
   // Only object bytes (PUT) are cut by an abort: see RequestContext.signal.
   const cut = params.method === 'PUT'
@@ -92,9 +92,9 @@ function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): voi
   // reads every field of it, a few microseconds per request that small files notice.
   const req = (secure ? https : http).request({
     protocol: target.protocol,
-    hostname: target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname,
+    hostname: target.hostname,
     port: target.port,
-    path: target.pathname + target.search,
+    path: target.path,
     method: params.method,
     headers: params.headers,
     agent: secure ? agents.https : agents.http,
@@ -111,6 +111,19 @@ function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): voi
   })
   req.on('response', (res) => collect(res, pending))
   writeBody(req, params, target, agents)
+}
+
+/** The parts of a URL the caller passed whole (ali-oss's requests, tests). */
+function targetOf(url: string): RequestTarget {
+  const parsed = new URL(url)
+  const { hostname } = parsed
+  return {
+    protocol: parsed.protocol,
+    hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+    port: parsed.port,
+    path: parsed.pathname + parsed.search,
+    part: partNumberOf(parsed),
+  }
 }
 
 /**
@@ -157,14 +170,19 @@ function collect(res: http.IncomingMessage, pending: Pending): void {
 }
 
 /** Sends the body and ends the request; only PUT bodies are object bytes (PutObject, UploadPart). */
-function writeBody(req: http.ClientRequest, params: OssHttpRequest, target: URL, agents: NodeAgents): void {
+function writeBody(
+  req: http.ClientRequest,
+  params: OssHttpRequest,
+  target: RequestTarget,
+  agents: NodeAgents,
+): void {
   const body = params.stream as Readable | FileRange | BytesBody | undefined
   if (body === undefined) {
     req.end(params.content as string | Uint8Array | undefined)
     return
   }
   const { onBodyBytes } = params.ctx
-  const part = params.method === 'PUT' ? partNumberOf(target) : undefined
+  const part = params.method === 'PUT' ? target.part : undefined
   const count = (n: number) => {
     if (part !== undefined) onBodyBytes(part, n)
   }
