@@ -96,7 +96,7 @@ function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): voi
     port: target.port,
     path: target.path,
     method: params.method,
-    headers: params.headers,
+    headers: headerList(params.headers, target),
     agent: secure ? agents.https : agents.http,
   })
   if (cut) cutOnAbort(req, options.signal, pending)
@@ -111,6 +111,25 @@ function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): voi
   })
   req.on('response', (res) => collect(res, pending))
   writeBody(req, params, target, agents)
+}
+
+/**
+ * The headers as a flat list, with the Host node:http would add when there is none: given a list,
+ * node:http writes it as it is (each name and value still checked) instead of setting each header
+ * into an object of its own first (bench/upload: ~4% of node:http's instructions per 64 KiB PUT).
+ */
+function headerList(headers: OssHttpRequest['headers'], target: RequestTarget): string[] {
+  const list: string[] = []
+  let host = false
+  for (const name of Object.keys(headers)) {
+    list.push(name, String(headers[name]))
+    if (name.length === 4 && name.toLowerCase() === 'host') host = true
+  }
+  if (!host) {
+    const name = target.hostname.includes(':') ? `[${target.hostname}]` : target.hostname
+    list.push('Host', target.port === '' ? name : `${name}:${target.port}`)
+  }
+  return list
 }
 
 /** The parts of a URL the caller passed whole (ali-oss's requests, tests). */
