@@ -31,8 +31,29 @@ export function fileRange(
   end: number,
   fail: (error: unknown) => void,
 ): FileRange {
-  return { [RANGE]: true, path, start, end, crc: createCrc64(), fail }
+  return new Range(path, start, end, fail)
 }
+
+/**
+ * A class with its brand on the prototype: an object literal with a computed (symbol) key is
+ * made through a runtime call each time, a measurable share of a small file's CPU.
+ */
+class Range implements FileRange {
+  declare readonly [RANGE]: true
+  readonly path: string
+  readonly start: number
+  readonly end: number
+  readonly crc: Crc64 = createCrc64()
+  readonly fail: (error: unknown) => void
+
+  constructor(path: string, start: number, end: number, fail: (error: unknown) => void) {
+    this.path = path
+    this.start = start
+    this.end = end
+    this.fail = fail
+  }
+}
+Object.defineProperty(Range.prototype, RANGE, { value: true })
 
 export function isFileRange(value: unknown): value is FileRange {
   return typeof value === 'object' && value !== null && (value as Partial<FileRange>)[RANGE] === true
