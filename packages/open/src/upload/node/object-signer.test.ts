@@ -110,6 +110,17 @@ describe('PutObject signed without ali-oss', () => {
     }
   })
 
+  test('each request carries the date of its second', () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 4, 9, 5, 7, 900), toFake: ['Date'] })
+    const sign = objectSigner(client('https://oss-cn-hangzhou.aliyuncs.com').options, 'agent')
+    const dateOf = () => sign({ method: 'PUT', key: 'k', length: 1 }).headers['x-oss-date']
+    expect(dateOf()).toBe('Wed, 04 Nov 2026 09:05:07 GMT')
+    vi.setSystemTime(Date.UTC(2026, 10, 4, 9, 5, 8, 50))
+    expect(dateOf()).toBe('Wed, 04 Nov 2026 09:05:08 GMT')
+    vi.setSystemTime(Date.UTC(2026, 10, 4, 9, 5, 7, 0)) // a clock set back
+    expect(dateOf()).toBe('Wed, 04 Nov 2026 09:05:07 GMT')
+  })
+
   test('without a security token, as ali-oss sends it', async () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 0, 31, 23, 59, 59), toFake: ['Date'] })
     const oss = client('https://oss-cn-shanghai.aliyuncs.com', '')

@@ -65,7 +65,7 @@ export function objectSigner(options: OssOptions, userAgent: string): ObjectSign
   const port = endpoint.host.slice(endpoint.hostname.length + 1)
   return ({ method, key: name, subresource, query, length, content }) => {
     const key = name.replace(/^\/+/, '')
-    const date = new Date().toUTCString()
+    const date = httpDate()
     const type = content ? content.type : (mime.getType(extname(key)) ?? undefined)
     const headers: SignedRequest['headers'] = { 'x-oss-date': date, 'User-Agent': userAgent }
     if (stsToken) headers['x-oss-security-token'] = stsToken
@@ -89,6 +89,18 @@ export function objectSigner(options: OssOptions, userAgent: string): ObjectSign
       headers,
     }
   }
+}
+
+/** The current second as an HTTP date, formatted once per second (each request of a batch asks). */
+let dateSecond = Number.NaN
+let dateText = ''
+function httpDate(): string {
+  const second = Math.floor(Date.now() / 1000)
+  if (second !== dateSecond) {
+    dateSecond = second
+    dateText = new Date(second * 1000).toUTCString()
+  }
+  return dateText
 }
 
 /** The sub-resources as signed: sorted by name, `name=value` (a bare name when the value is empty). */
