@@ -47,8 +47,7 @@ export class OssSession {
 
   /**
    * The first lease when the credential is cached and its connection made (every file of a batch
-   * but the first few): taken at once, without `#next`'s waits, most of a small file's promises
-   * before its request.
+   * but the first few): taken at once, without a swap's `finally` and `#next`'s two waits.
    */
   #startNow(): Lease | undefined {
     const entry = this.#credentials.fresh()
