@@ -3,6 +3,7 @@ import type {
   EventSubscribeParams,
   EventTypeEntry,
   FolderSubscribeParams,
+  MaterialSaveInput,
   MaterialSaveParams,
   OrgSpace,
   SavedMaterial,
@@ -10,7 +11,13 @@ import type {
 } from '@service-sdk/core'
 import { operation, type Transport } from '@service-sdk/core/internal'
 import { loadSchemas } from './load-schemas.ts'
-import { type MaterialSaveForm, type MaterialSaver, saveHints, saveMaterials } from './material-save.ts'
+import {
+  type MaterialSaveForm,
+  type MaterialSaver,
+  saveCheckedMaterials,
+  saveHints,
+  saveMaterials,
+} from './material-save.ts'
 import { changeEventSubscription, changeFolderSubscription, eventTypes } from './subscriptions.ts'
 
 export type { MaterialSaveForm } from './material-save.ts'
@@ -47,6 +54,27 @@ export interface OpenApi {
   }
 }
 
+type SaveChecked = (input: MaterialSaveInput, call?: CallOptions) => Promise<SavedMaterial[]>
+
+/**
+ * Each API's material-save of checked input (`saveCheckedMaterials`), kept off the public
+ * `materials` object: the client spreads the API into what callers see.
+ */
+const checkedSaves = new WeakMap<OpenApi['materials'], SaveChecked>()
+
+/**
+ * The uploader's material-save: its materials were made from options it checked already, so they
+ * are not checked again. An API not made by `createOpenApi` (a test's) gets `materials.save`.
+ */
+export function saveUploaded(
+  api: OpenApi,
+  input: MaterialSaveInput,
+  call?: CallOptions,
+): Promise<SavedMaterial[]> {
+  const save = checkedSaves.get(api.materials)
+  return save ? save(input, call) : api.materials.save(input, call)
+}
+
 /** The open API over the token transport and (with an API key) the subscription transport. */
 export function createOpenApi(
   open: Transport,
@@ -59,10 +87,12 @@ export function createOpenApi(
     form: options.materialSaveForm,
     hints: saveHints(options.materialSaveForm),
   }
+  const materials: OpenApi['materials'] = { save: (input, call) => saveMaterials(saver, input, call) }
+  checkedSaves.set(materials, (input, call) => saveCheckedMaterials(saver, input, call))
   return {
     credentials: (call) => credentials(open, call),
     orgs: (call) => orgs(open, call),
-    materials: { save: (input, call) => saveMaterials(saver, input, call) },
+    materials,
     folders: {
       subscribe: (input, call) => changeFolderSubscription(subscription, input, 'ADD', call),
       unsubscribe: (input, call) => changeFolderSubscription(subscription, input, 'DELETE', call),

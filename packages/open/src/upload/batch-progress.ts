@@ -26,15 +26,19 @@ export class BatchProgress {
     return this.#current
   }
 
-  update(change: Partial<UploadManyProgress>): void {
-    this.#current = { ...this.#current, ...change }
-    this.listeners.emit(this.#current)
-  }
-
   /** One more file uploaded, saved or failed. */
   count(which: 'uploaded' | 'saved' | 'failed'): void {
-    const files = this.#current.files
-    this.update({ files: { ...files, [which]: files[which] + 1 } })
+    const c = this.#current
+    const { total, uploaded, saved, failed } = c.files
+    const files = { total, uploaded, saved, failed }
+    files[which]++
+    this.#set(c.phase, c.loaded, c.total, files)
+  }
+
+  /** A new view (listeners may keep the old one), made field by field rather than by spreads. */
+  #set(phase: UploadPhase, loaded: number, total: number, files: UploadManyProgress['files']): void {
+    this.#current = { phase, loaded, total, files }
+    this.listeners.emit(this.#current)
   }
 
   /** What file `index`'s own tracker emits to: its figures folded into the batch's. */
@@ -48,11 +52,12 @@ export class BatchProgress {
       const starts = p.phase === 'uploading' && current.phase === 'credentials'
       // A file's key or phase alone does not change the batch's view: nothing to tell.
       if (!starts && loaded === current.loaded && total === current.total) return
-      this.update(starts ? { loaded, total, phase: 'uploading' } : { loaded, total })
+      this.#set(starts ? 'uploading' : current.phase, loaded, total, current.files)
     }
   }
 
   phase(phase: UploadPhase): void {
-    this.update({ phase })
+    const c = this.#current
+    this.#set(phase, c.loaded, c.total, c.files)
   }
 }

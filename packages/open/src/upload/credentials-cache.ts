@@ -11,6 +11,8 @@ export interface CachedCredential {
 export interface CredentialsCache {
   /** The cached credential while fresh; otherwise one sts-tmp call, shared by every caller waiting. */
   get(signal?: AbortSignal): Promise<CachedCredential>
+  /** The cached credential while fresh, without waiting; `undefined` when `get` would have to fetch. */
+  fresh(): CachedCredential | undefined
   /** Whether a credential is still young enough to start requests with. */
   isFresh(entry: CachedCredential): boolean
   /** OSS refused `entry` (expired, revoked): the next `get` fetches anew, unless someone already did. */
@@ -69,6 +71,7 @@ export function createCredentialsCache(
       })
       return signal ? abortable(inFlight, signal) : inFlight
     },
+    fresh: () => (current && isFresh(current) ? current : undefined),
     isFresh,
     invalidate(entry) {
       if (current === entry) current = undefined

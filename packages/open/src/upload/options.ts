@@ -281,7 +281,16 @@ export function validationError(what: string, issues: ValidationIssue[]): Servic
   return new ServiceValidationError(what, issues)
 }
 
-/** Drops `undefined` fields (the material schema and `exactOptionalPropertyTypes` want them absent). */
+/**
+ * Drops `undefined` fields (the material schema and `exactOptionalPropertyTypes` want them absent),
+ * keeping the others in order. A loop rather than `Object.fromEntries(Object.entries(...).filter())`:
+ * that made an array per field, about 2 KB per file of `uploadMany` (its material).
+ */
 export function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as never
+  const kept: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key]
+    if (field !== undefined) kept[key] = field
+  }
+  return kept as never
 }

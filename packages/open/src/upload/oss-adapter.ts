@@ -42,6 +42,24 @@ export interface OssHttpRequest {
    * only `timeoutMs`; object-byte requests (PUT) are passed theirs as it was.
    */
   ctx: RequestContext
+  /**
+   * The URL's parts, when the caller made the URL from them (Node's signer): the HTTP layer takes
+   * them instead of parsing the URL again. ali-oss passes none.
+   */
+  target?: RequestTarget
+}
+
+/** Where a request goes, in parts (node:http's request options), and which object bytes it carries. */
+export interface RequestTarget {
+  protocol: string
+  /** Without an IPv6 literal's brackets. */
+  hostname: string
+  /** `''` for the scheme's default. */
+  port: string
+  /** The path and query, encoded. */
+  path: string
+  /** 0 for a PutObject, the part number for an UploadPart (see `partNumberOf`). */
+  part: number
 }
 
 /** What ali-oss expects back from its HTTP layer (urllib's result shape, the fields it reads). */
@@ -326,6 +344,13 @@ export interface OssConnection {
 
 /** Per HTTP layer (one per client's platform), the connection made for each credential. */
 const connections = new WeakMap<OssHttp, WeakMap<UploadCredential, Promise<OssConnection>>>()
+/** The same connections once made, for `madeConnection`. */
+const made = new WeakMap<OssHttp, WeakMap<UploadCredential, OssConnection>>()
+
+/** The connection of `credential` when it is made already (`ossConnection` settled), without waiting. */
+export function madeConnection(credential: UploadCredential, http: OssHttp): OssConnection | undefined {
+  return made.get(http)?.get(credential)
+}
 
 /**
  * The connection of `credential`, made once and shared: signing setup, option parsing and the
@@ -334,17 +359,29 @@ const connections = new WeakMap<OssHttp, WeakMap<UploadCredential, Promise<OssCo
  * gets it, before anything is sent.
  */
 export function ossConnection(credential: UploadCredential, http: OssHttp): Promise<OssConnection> {
-  let made = connections.get(http)
-  if (!made) {
-    made = new WeakMap()
-    connections.set(http, made)
-  }
-  let connection = made.get(credential)
+  const byCredential = perHttp(connections, http)
+  let connection = byCredential.get(credential)
   if (!connection) {
     connection = connect(credential, http)
-    made.set(credential, connection)
+    byCredential.set(credential, connection)
+    connection.then(
+      (ready) => perHttp(made, http).set(credential, ready),
+      () => {},
+    )
   }
   return connection
+}
+
+function perHttp<V>(
+  maps: WeakMap<OssHttp, WeakMap<UploadCredential, V>>,
+  http: OssHttp,
+): WeakMap<UploadCredential, V> {
+  let map = maps.get(http)
+  if (!map) {
+    map = new WeakMap()
+    maps.set(http, map)
+  }
+  return map
 }
 
 /** The error of a credential the object-storage client cannot use; `reason` is already redacted. */

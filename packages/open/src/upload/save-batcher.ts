@@ -1,5 +1,5 @@
 import type { Id, MaterialInput, SavedMaterial } from '@service-sdk/core'
-import type { OpenApi } from '../api.ts'
+import { type OpenApi, saveUploaded } from '../api.ts'
 import { missingAsset } from './missing-asset.ts'
 
 interface Waiting {
@@ -55,7 +55,7 @@ export class SaveBatcher {
       const materials = batch.map((b) => b.material)
       const orgId = this.#orgId
       const input = orgId === undefined ? { materials } : { orgId, materials }
-      const saved = await this.#api.materials.save(input, { signal: this.#signal })
+      const saved = await saveUploaded(this.#api, input, { signal: this.#signal })
       const byKey = new Map(saved.map((s) => [s.key, s]))
       batch.forEach((b, i) => {
         const asset = byKey.get(b.material.key) ?? saved[i]

@@ -1,6 +1,6 @@
 import { type Logger, type UploadCredential, UploadError } from '@service-sdk/core'
 import type { CachedCredential, CredentialsCache } from './credentials-cache.ts'
-import { OssClient, type OssHttp, ossConnection } from './oss-adapter.ts'
+import { madeConnection, OssClient, type OssHttp, ossConnection } from './oss-adapter.ts'
 import type { RequestContext } from './platform.ts'
 
 /** The credential an upload's requests go out with, and the client bound to the upload for it. */
@@ -40,9 +40,22 @@ export class OssSession {
   /** The lease for the next request: a fresh credential replaces an old one before it can expire. */
   lease(): Promise<Lease> {
     if (this.#swapping) return this.#swapping
-    const current = this.#current
+    const current = this.#current ?? this.#startNow()
     if (current && this.#credentials.isFresh(current.entry)) return Promise.resolve(current)
     return this.#swap(current, current ? 'age' : 'start')
+  }
+
+  /**
+   * The first lease when the credential is cached and its connection made (every file of a batch
+   * but the first few): taken at once, without a swap's `finally` and `#next`'s two waits.
+   */
+  #startNow(): Lease | undefined {
+    const entry = this.#credentials.fresh()
+    const connection = entry && madeConnection(entry.credential, this.#http)
+    if (!entry || !connection) return undefined
+    this.#scope = entry.credential
+    this.#current = { entry, client: new OssClient(connection, this.#context) }
+    return this.#current
   }
 
   /**

@@ -1,6 +1,6 @@
 import { type Id, UploadError } from '@service-sdk/core'
 import type { Instrumentation } from '@service-sdk/core/internal'
-import type { OpenApi } from '../api.ts'
+import { type OpenApi, saveUploaded } from '../api.ts'
 import { createGate, type Gate } from './gate.ts'
 import { loadEngine } from './load-engine.ts'
 import { missingAsset } from './missing-asset.ts'
@@ -176,7 +176,7 @@ class UploadRun implements Upload {
       const { material } = this.#uploaded
       const orgId = this.#orgId
       const input = orgId === undefined ? { materials: [material] } : { orgId, materials: [material] }
-      const [saved] = await this.#deps.api.materials.save(input, options)
+      const [saved] = await saveUploaded(this.#deps.api, input, options)
       if (!saved) throw missingAsset(material.key)
       await this.#uploaded.finish()
       job.progress.phase('done')

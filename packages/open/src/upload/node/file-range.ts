@@ -31,8 +31,29 @@ export function fileRange(
   end: number,
   fail: (error: unknown) => void,
 ): FileRange {
-  return { [RANGE]: true, path, start, end, crc: createCrc64(), fail }
+  return new Range(path, start, end, fail)
 }
+
+/**
+ * A class with its brand on the prototype: an object literal with a computed (symbol) key is
+ * made through a runtime call each time, a measurable share of a small file's CPU.
+ */
+class Range implements FileRange {
+  declare readonly [RANGE]: true
+  readonly path: string
+  readonly start: number
+  readonly end: number
+  readonly crc: Crc64 = createCrc64()
+  readonly fail: (error: unknown) => void
+
+  constructor(path: string, start: number, end: number, fail: (error: unknown) => void) {
+    this.path = path
+    this.start = start
+    this.end = end
+    this.fail = fail
+  }
+}
+Object.defineProperty(Range.prototype, RANGE, { value: true })
 
 export function isFileRange(value: unknown): value is FileRange {
   return typeof value === 'object' && value !== null && (value as Partial<FileRange>)[RANGE] === true
@@ -145,14 +166,17 @@ export async function sendFileRange(
  * one synchronous open, read and close: ~20 µs of CPU for 64 KiB, where the same three calls
  * through libuv's thread pool cost ~30 µs each in wake-ups and callbacks (bench/upload/ab.ts:
  * ~0.8x the uploader's CPU per 64 KiB file). The event loop waits for one read of at most
- * `pool.small` (256 KiB) bytes; larger ranges take the asynchronous path above.
+ * `pool.small` (256 KiB) bytes; larger ranges take the asynchronous path above. The bytes go out
+ * with the request's end: counted, and the buffer back to the pool, once the socket has taken
+ * them (`finish`); a request that fails first never finishes, and its buffer is left to the
+ * collector.
  */
-async function sendSmallRange(
+function sendSmallRange(
   request: ClientRequest,
   range: FileRange,
   pool: BufferPool,
   onBytes: (bytes: number) => void,
-): Promise<void> {
+): void {
   const buffer = pool.take(range.end - range.start)
   const chunk = buffer.subarray(0, range.end - range.start)
   try {
@@ -163,16 +187,10 @@ async function sendSmallRange(
     throw error
   }
   range.crc.update(chunk)
-  const written = new Promise<Error | null | undefined>((resolve) => {
-    request.write(chunk, (error) => {
-      if (!error) onBytes(chunk.length)
-      resolve(error)
-    })
+  request.end(chunk, () => {
+    onBytes(chunk.length)
+    pool.give(buffer)
   })
-  const error = await written
-  if (error) throw error
-  request.end()
-  pool.give(buffer)
 }
 
 function readRangeSync(range: FileRange, into: Buffer): void {

@@ -24,7 +24,12 @@ afterEach(async () => {
 
 /** A server that records each request's method, path and body, then answers (or never does). */
 async function listen(host: string, answer = true) {
-  const seen: Array<{ method: string | undefined; url: string | undefined; body: string }> = []
+  const seen: Array<{
+    method: string | undefined
+    url: string | undefined
+    host: string | undefined
+    body: string
+  }> = []
   server = createServer(async (req: IncomingMessage, res) => {
     const chunks: Buffer[] = []
     try {
@@ -32,7 +37,12 @@ async function listen(host: string, answer = true) {
     } catch {
       return // the client cut the request
     }
-    seen.push({ method: req.method, url: req.url, body: Buffer.concat(chunks).toString() })
+    seen.push({
+      method: req.method,
+      url: req.url,
+      host: req.headers.host,
+      body: Buffer.concat(chunks).toString(),
+    })
     if (answer) res.writeHead(200, { 'x-oss-hash-crc64ecma': '42' }).end()
   })
   server.listen(0, host)
@@ -67,7 +77,13 @@ describe('the Node HTTP layer', () => {
       })
       expect(response.status).toBe(200)
       expect(response.headers['x-oss-hash-crc64ecma']).toBe('42')
-      expect(seen).toEqual([{ method: 'PUT', url: '/dir/a%20b.bin?partNumber=2&uploadId=U', body: 'hello' }])
+      // The Host node:http derives from the URL when the request names none.
+      const derived = `${name}:${port}`
+      const url2 = '/dir/a%20b.bin?partNumber=2&uploadId=U'
+      expect(seen).toEqual([{ method: 'PUT', url: url2, host: derived, body: 'hello' }])
+      const named = { host: 'bucket.oss-cn-hangzhou.aliyuncs.com' }
+      await http.request(url, { method: 'GET', headers: named, ctx: context() })
+      expect(seen[1]).toEqual({ method: 'GET', url: url2, host: named.host, body: '' })
       server?.closeAllConnections()
       server?.close()
     }

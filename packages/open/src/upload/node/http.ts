@@ -2,7 +2,7 @@ import http from 'node:http'
 import https from 'node:https'
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
 import { NoAnswerError } from '../no-answer.ts'
-import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
+import type { OssHttp, OssHttpRequest, OssHttpResponse, RequestTarget } from '../oss-adapter.ts'
 import { partNumberOf } from '../platform.ts'
 import { type BytesBody, isBytesBody, sendBytes } from './bytes-body.ts'
 import {
@@ -79,7 +79,7 @@ const aborted = () => new NoAnswerError('aborted', 'aborted')
 
 function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): void {
   const options = params.ctx
-  const target = new URL(pending.url)
+  const target = params.target ?? targetOf(pending.url)
   const secure = target.protocol === 'https:'
   // Only object bytes (PUT) are cut by an abort: see RequestContext.signal.
   const cut = params.method === 'PUT'
@@ -92,11 +92,11 @@ function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): voi
   // reads every field of it, a few microseconds per request that small files notice.
   const req = (secure ? https : http).request({
     protocol: target.protocol,
-    hostname: target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname,
+    hostname: target.hostname,
     port: target.port,
-    path: target.pathname + target.search,
+    path: target.path,
     method: params.method,
-    headers: params.headers,
+    headers: headerList(params.headers, target),
     agent: secure ? agents.https : agents.http,
   })
   if (cut) cutOnAbort(req, options.signal, pending)
@@ -114,13 +114,47 @@ function send(agents: NodeAgents, params: OssHttpRequest, pending: Pending): voi
 }
 
 /**
+ * The headers as a flat list, with the Host node:http would add when there is none: given a list,
+ * node:http writes it as it is (each name and value still checked) instead of setting each header
+ * into an object of its own first (~4% fewer of node:http's instructions per 64 KiB PUT, counted
+ * with callgrind).
+ */
+function headerList(headers: OssHttpRequest['headers'], target: RequestTarget): string[] {
+  const list: string[] = []
+  let host = false
+  for (const name of Object.keys(headers)) {
+    list.push(name, String(headers[name]))
+    if (name.length === 4 && name.toLowerCase() === 'host') host = true
+  }
+  if (!host) {
+    const name = target.hostname.includes(':') ? `[${target.hostname}]` : target.hostname
+    list.push('Host', target.port === '' ? name : `${name}:${target.port}`)
+  }
+  return list
+}
+
+/** The parts of a URL the caller passed whole (ali-oss's requests, tests). */
+function targetOf(url: string): RequestTarget {
+  const parsed = new URL(url)
+  const { hostname } = parsed
+  return {
+    protocol: parsed.protocol,
+    hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+    port: parsed.port,
+    path: parsed.pathname + parsed.search,
+    part: partNumberOf(parsed),
+  }
+}
+
+/**
  * Destroys the request when `signal` aborts, until it settles. A listener of our own rather than
  * http.request's `signal` option: that one ties the signal to the request's stream end with
  * `finished()`, a dozen listeners per request, a measurable share of a small file's CPU.
  */
 function cutOnAbort(req: http.ClientRequest, signal: AbortSignal, pending: Pending): void {
+  // Removed once the request settles, so without `once` (whose options cost more to read).
   const onAbort = () => req.destroy(aborted())
-  signal.addEventListener('abort', onAbort, { once: true })
+  signal.addEventListener('abort', onAbort)
   const { resolve, reject } = pending
   pending.resolve = (response) => {
     signal.removeEventListener('abort', onAbort)
@@ -157,14 +191,19 @@ function collect(res: http.IncomingMessage, pending: Pending): void {
 }
 
 /** Sends the body and ends the request; only PUT bodies are object bytes (PutObject, UploadPart). */
-function writeBody(req: http.ClientRequest, params: OssHttpRequest, target: URL, agents: NodeAgents): void {
+function writeBody(
+  req: http.ClientRequest,
+  params: OssHttpRequest,
+  target: RequestTarget,
+  agents: NodeAgents,
+): void {
   const body = params.stream as Readable | FileRange | BytesBody | undefined
   if (body === undefined) {
     req.end(params.content as string | Uint8Array | undefined)
     return
   }
   const { onBodyBytes } = params.ctx
-  const part = params.method === 'PUT' ? partNumberOf(target) : undefined
+  const part = params.method === 'PUT' ? target.part : undefined
   const count = (n: number) => {
     if (part !== undefined) onBodyBytes(part, n)
   }

@@ -86,8 +86,8 @@ class SignedOss implements OssOperations {
     ctx: RequestContext,
     body?: { stream?: unknown; content?: string | Uint8Array | Blob },
   ): Promise<OssHttpResponse> {
-    const { url, headers } = this.#sign(request)
-    const params: OssHttpRequest = { method: request.method, headers, ctx }
+    const { url, target, headers } = this.#sign(request)
+    const params: OssHttpRequest = { method: request.method, headers, ctx, target }
     if (body?.stream !== undefined) params.stream = body.stream
     else if (body?.content !== undefined) params.content = body.content
     const response = await this.#http.request(url, params)

@@ -35,6 +35,18 @@ const onWire = (request: { url: string; headers: OssHttpRequest['headers'] } | u
     headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
   }
 
+/** What node:http is given when the URL is parsed (node/http.ts without `RequestTarget`). */
+const partsOf = (url: string) => {
+  const parsed = new URL(url)
+  return {
+    protocol: parsed.protocol,
+    hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: parsed.port,
+    path: parsed.pathname + parsed.search,
+    part: Number(parsed.searchParams.get('partNumber') ?? 0),
+  }
+}
+
 const client = (endpoint: string, token = 'CAIS+token/with=chars ') =>
   new OSS({
     endpoint,
@@ -70,19 +82,50 @@ describe('PutObject signed without ali-oss', () => {
       const sign = objectSigner(oss.options, oss.userAgent)
       for (const [n, key] of keys.entries()) {
         const size = n === 0 ? 0 : 65_536 * n
-        expect(sign({ method: 'PUT', key, length: size }), key).toEqual(
-          onWire(await aliOssPut(oss, key, size)),
-        )
+        const { target, ...signed } = sign({ method: 'PUT', key, length: size })
+        expect(signed, key).toEqual(onWire(await aliOssPut(oss, key, size)))
+        expect(target, key).toEqual(partsOf(signed.url))
       }
     })
   }
+
+  test("the URL's parts handed to the HTTP layer are the URL's, an UploadPart's part number too", () => {
+    for (const endpoint of [
+      'https://oss-cn-hangzhou.aliyuncs.com',
+      'http://127.0.0.1:9000',
+      'http://localhost:9000',
+    ]) {
+      const sign = objectSigner(client(endpoint).options, 'agent')
+      for (const key of keys) {
+        const request = {
+          method: 'PUT',
+          key,
+          subresource: { partNumber: 7, uploadId: 'U 1' },
+          length: 1,
+        } as const
+        const { url, target } = sign(request)
+        expect(target, key).toEqual({ ...partsOf(url), part: 7 })
+        expect(sign({ method: 'POST', key, subresource: 'uploads' }).target.part).toBe(0)
+      }
+    }
+  })
+
+  test('each request carries the date of its second', () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 4, 9, 5, 7, 900), toFake: ['Date'] })
+    const sign = objectSigner(client('https://oss-cn-hangzhou.aliyuncs.com').options, 'agent')
+    const dateOf = () => sign({ method: 'PUT', key: 'k', length: 1 }).headers['x-oss-date']
+    expect(dateOf()).toBe('Wed, 04 Nov 2026 09:05:07 GMT')
+    vi.setSystemTime(Date.UTC(2026, 10, 4, 9, 5, 8, 50))
+    expect(dateOf()).toBe('Wed, 04 Nov 2026 09:05:08 GMT')
+    vi.setSystemTime(Date.UTC(2026, 10, 4, 9, 5, 7, 0)) // a clock set back
+    expect(dateOf()).toBe('Wed, 04 Nov 2026 09:05:07 GMT')
+  })
 
   test('without a security token, as ali-oss sends it', async () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 0, 31, 23, 59, 59), toFake: ['Date'] })
     const oss = client('https://oss-cn-shanghai.aliyuncs.com', '')
     const sign = objectSigner(oss.options, oss.userAgent)
-    expect(sign({ method: 'PUT', key: 'dir/a.json', length: 10 })).toEqual(
-      onWire(await aliOssPut(oss, 'dir/a.json', 10)),
-    )
+    const { target: _target, ...signed } = sign({ method: 'PUT', key: 'dir/a.json', length: 10 })
+    expect(signed).toEqual(onWire(await aliOssPut(oss, 'dir/a.json', 10)))
   })
 })

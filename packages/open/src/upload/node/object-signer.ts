@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto'
 import { isIP } from 'node:net'
 import { extname } from 'node:path'
 import mime from 'mime'
+import type { RequestTarget } from '../oss-adapter.ts'
 
 /** A credential as ali-oss's constructor checks and keeps it: what requests are signed with. */
 export interface OssOptions {
@@ -32,9 +33,10 @@ export interface ObjectRequest {
   content?: { type: string; md5: string; length: number }
 }
 
-/** A request's URL and signed headers; the body and context are added to it. */
+/** A request's URL (and its parts) and signed headers; the body and context are added to it. */
 export interface SignedRequest {
   url: string
+  target: RequestTarget
   headers: Record<string, string>
 }
 
@@ -58,9 +60,12 @@ export function objectSigner(options: OssOptions, userAgent: string): ObjectSign
   const ip = isIP(endpoint.hostname) !== 0
   const origin = `${endpoint.protocol}//${ip ? '' : `${bucket}.`}${endpoint.host}`
   const host = ip ? `${bucket}.oss-cn-hangzhou.aliyuncs.com` : undefined
+  // The origin's parts, for the HTTP layer (`RequestTarget`): `host` is `hostname` and the port.
+  const hostname = (ip ? '' : `${bucket}.`) + endpoint.hostname.replace(/^\[(.*)\]$/, '$1')
+  const port = endpoint.host.slice(endpoint.hostname.length + 1)
   return ({ method, key: name, subresource, query, length, content }) => {
     const key = name.replace(/^\/+/, '')
-    const date = new Date().toUTCString()
+    const date = httpDate()
     const type = content ? content.type : (mime.getType(extname(key)) ?? undefined)
     const headers: SignedRequest['headers'] = { 'x-oss-date': date, 'User-Agent': userAgent }
     if (stsToken) headers['x-oss-security-token'] = stsToken
@@ -76,8 +81,26 @@ export function objectSigner(options: OssOptions, userAgent: string): ObjectSign
     const signature = createHmac('sha1', accessKeySecret).update(signed.join('')).digest('base64')
     headers.authorization = `OSS ${accessKeyId}:${signature}`
     if (host) headers.host = host
-    return { url: `${origin}/${escapeKey(key)}${search(query, subresource)}`, headers }
+    const path = `/${escapeKey(key)}${search(query, subresource)}`
+    const part = typeof subresource === 'object' ? Number(subresource.partNumber ?? 0) : 0
+    return {
+      url: origin + path,
+      target: { protocol: endpoint.protocol, hostname, port, path, part },
+      headers,
+    }
   }
+}
+
+/** The current second as an HTTP date, formatted once per second (each request of a batch asks). */
+let dateSecond = Number.NaN
+let dateText = ''
+function httpDate(): string {
+  const second = Math.floor(Date.now() / 1000)
+  if (second !== dateSecond) {
+    dateSecond = second
+    dateText = new Date(second * 1000).toUTCString()
+  }
+  return dateText
 }
 
 /** The sub-resources as signed: sorted by name, `name=value` (a bare name when the value is empty). */
