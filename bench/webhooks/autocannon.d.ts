@@ -11,6 +11,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>
     connections?: number
     duration?: number
+    /** Stop after this many requests (instead of `duration`). */
+    amount?: number
     overallRate?: number
     body?: string
     requests?: Array<{ setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }>

@@ -16,6 +16,7 @@ import { generateWebhookToken } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { listeningUrl } from '../lib/listening.ts'
+import { eventBody } from './event-body.ts'
 import { pacedLoad } from './paced-load.ts'
 
 const mode = (process.argv[2] ?? 'receiver') as 'receiver' | 'noop' | 'pg'
@@ -32,10 +33,6 @@ const child = spawn(
 )
 const url = await listeningUrl(child)
 
-let n = 0
-const body = () =>
-  `{"eventId":"profile-${process.pid}-${n}","eventType":"MATERIAL_DELETED","eventTime":"${1753946860000 + n++}","payload":{"materialIds":[1951438207513255936],"deleteAction":"RECYCLE","materials":[{"materialId":1951438207513255936,"name":"hero","materialType":1,"extension":"png","tagIds":[17],"tagNames":["homepage"],"folderIds":[1949870453162360832],"ownerUserId":1673603133161799680,"createUserId":1673603133161799680}]}}`
-
 const cpu = async () => ((await (await fetch(`${url}/cpu`)).json()) as { micros: number }).micros
 const run = (duration: number) =>
   autocannon({
@@ -44,7 +41,9 @@ const run = (duration: number) =>
     headers: { 'content-type': 'application/json' },
     connections: 64,
     duration,
-    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: body() }) }],
+    requests: [
+      { setupRequest: (request: Record<string, unknown>) => ({ ...request, body: eventBody('profile') }) },
+    ],
   })
 
 await run(1) // warm-up
@@ -66,7 +65,7 @@ if (process.env.PROFILE_RATE) {
     rate: Number(process.env.PROFILE_RATE),
     seconds,
     connections: 64,
-    body,
+    body: () => eventBody('profile'),
   })
   console.log(
     `${mode}: ${paced.offered} req/s offered, ${Math.round(paced.achieved)} achieved, p50 ${paced.p50} ms, p99 ${paced.p99} ms, non-2xx ${paced.bad}`,

@@ -21,6 +21,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { eventBody } from './event-body.ts'
 
 type Webhooks = typeof import('@service-sdk/webhooks')
 const baseDist = process.env.BASE_DIST
@@ -34,14 +35,6 @@ const ROUNDS = Number(process.env.R ?? 4)
 const PROCESSING = process.env.PROCESSING === '1' || process.env.PROCESSING === 'drain'
 const DRAIN_ONLY = process.env.PROCESSING === 'drain'
 const token = 'a'.repeat(43)
-
-let sequence = 0
-/** The bench's event (see webhooks.bench.ts), unique per call. */
-function body(): string {
-  const n = sequence++
-  const id = 1951438207513255936n + BigInt(n)
-  return `{"eventId":"ab-${process.pid}-${n}","eventType":"MATERIAL_DELETED","eventTime":"${1753946860000 + n}","payload":{"materialIds":[${id}],"deleteAction":"RECYCLE","materials":[{"materialId":${id},"name":"hero","materialType":1,"extension":"png","tagIds":[17],"tagNames":["homepage"],"folderIds":[1949870453162360832],"ownerUserId":1673603133161799680,"createUserId":1673603133161799680}]}}`
-}
 
 const cpuMicros = () => {
   const { user, system } = process.cpuUsage()
@@ -61,8 +54,8 @@ async function run(webhooks: Webhooks, file: string): Promise<number> {
     contentType: 'application/json',
     body: text,
   })
-  await receiver.receive(delivery(body())) // the thread started, the statements prepared
-  const texts = Array.from({ length: N }, body)
+  await receiver.receive(delivery(eventBody('ab'))) // the thread started, the statements prepared
+  const texts = Array.from({ length: N }, () => eventBody('ab'))
   let before = cpuMicros()
   let next = 0
   const caller = async () => {

@@ -24,6 +24,7 @@ import { generateWebhookToken, postgresStore } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
 import pg from 'pg'
 import { listeningUrl } from '../lib/listening.ts'
+import { bodiesMade, eventBody } from './event-body.ts'
 import { pacedLoad } from './paced-load.ts'
 import { insertCeiling } from './pg-ceiling.ts'
 import { ownCpuMicros, postgresCpuSince, postgresCpuSnapshot } from './pg-cpu.ts'
@@ -56,13 +57,6 @@ async function stopServer({ child }: Running): Promise<void> {
   await new Promise((resolve) => child.once('exit', resolve))
 }
 
-let sequence = 0
-/** A realistic asset event (~450 bytes, 19-digit ids as raw JSON integers), unique per request. */
-function body(): string {
-  const n = sequence++
-  return `{"eventId":"bench-${process.pid}-${n}","eventType":"MATERIAL_DELETED","eventTime":"${1753946860000 + n}","payload":{"materialIds":[${1951438207513255936n + BigInt(n)}],"deleteAction":"RECYCLE","materials":[{"materialId":${1951438207513255936n + BigInt(n)},"name":"hero","materialType":1,"extension":"png","tagIds":[17],"tagNames":["homepage"],"folderIds":[1949870453162360832],"ownerUserId":1673603133161799680,"createUserId":1673603133161799680}]}}`
-}
-
 interface Figures {
   /** Server CPU time (user + system) per acknowledged request, in microseconds. */
   cpuPerRequest?: number
@@ -82,7 +76,7 @@ async function load(
       ...options,
       rate: options.rate,
       urls: [`${url}/webhooks/${token}`],
-      body,
+      body: () => eventBody('bench'),
     })
     return { rps: paced.achieved, p50: paced.p50, p99: paced.p99, ok: paced.ok, bad: paced.bad }
   }
@@ -94,7 +88,7 @@ async function load(
     duration: options.seconds,
     requests: [
       {
-        setupRequest: (request: Record<string, unknown>) => ({ ...request, body: body() }),
+        setupRequest: (request: Record<string, unknown>) => ({ ...request, body: eventBody('bench') }),
       },
     ],
   })
@@ -229,7 +223,7 @@ async function pgReachable(): Promise<boolean> {
 /** Paced load on several servers at once, requests spread over them in turn. */
 function pacedMany(servers: Running[], rate: number) {
   const urls = servers.map((server) => `${server.url}/webhooks/${token}`)
-  return pacedLoad({ urls, rate, seconds: SECONDS, connections: 64, body })
+  return pacedLoad({ urls, rate, seconds: SECONDS, connections: 64, body: () => eventBody('bench') })
 }
 
 /**
@@ -266,7 +260,7 @@ async function storeAlone(): Promise<number> {
   let stored = 0
   const caller = async () => {
     while (Date.now() < until) {
-      const text = body()
+      const text = eventBody('bench')
       const key = /"eventId":"([^"]+)"/.exec(text)![1]!
       await store.insert({ key, eventType: 'MATERIAL_DELETED', body: text, receivedAt: Date.now() })
       stored++
@@ -293,7 +287,14 @@ async function measurePostgres() {
     const http: Array<Awaited<ReturnType<typeof maxMany>>> = []
     const alone: number[] = []
     for (let round = 0; round < ROUNDS; round++) {
-      ceiling.push(await insertCeiling({ url: PG_URL, schema: PG_SCHEMA, seconds: SECONDS, body }))
+      ceiling.push(
+        await insertCeiling({
+          url: PG_URL,
+          schema: PG_SCHEMA,
+          seconds: SECONDS,
+          body: () => eventBody('bench'),
+        }),
+      )
       max.push(await maxMany(servers))
       http.push(await maxMany(noops))
       alone.push(await storeAlone())
@@ -385,7 +386,7 @@ async function reportSqlite() {
       .join(' ')} (${cpus().length} CPUs)`,
   )
   console.log(
-    `\nreceiver: ${fmt(receiver.stored ?? 0)} events stored of ${fmt(sequence)} requests sent in total (both servers, with warm-ups)`,
+    `\nreceiver: ${fmt(receiver.stored ?? 0)} events stored of ${fmt(bodiesMade())} requests sent in total (both servers, with warm-ups)`,
   )
   const throughputOk = ratio >= 0.75
   const latencyOk = receiver.paced.p99 <= 25
