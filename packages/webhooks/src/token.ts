@@ -60,8 +60,8 @@ export function tokenCheck(token: string | readonly string[] | false | undefined
  * Whether `candidate` is `token`, in time that depends on the token's length only: every
  * character of the token is compared, with no early exit, and the lengths are compared the same
  * way. Hand-written rather than hashing both sides for `crypto.timingSafeEqual` (equal lengths):
- * Node 24's one-shot `hash()` costs about 4 µs a call, a seventh of what a no-op handler spends on
- * a whole request (bench/webhooks), where this loop costs a tenth of that.
+ * Node 24's one-shot `hash()` took 1.6 µs a call on a quiet 2-core machine (4 µs under load),
+ * against 29 to 90 µs for a no-op handler's whole request (bench/webhooks); this loop took 0.1 µs.
  */
 function sameToken(candidate: string, token: string): boolean {
   let diff = candidate.length ^ token.length
