@@ -21,7 +21,7 @@ export const EVENT_COLUMNS = [
  * object `node:sqlite` makes of a row: that object has slow (dictionary) properties, costly to
  * make, and a structured clone writes each of its column names with each row and the receiving
  * thread reads them again (under load, sending a batch of claimed rows as objects cost about three
-times as much CPU on the store's thread as sending them as arrays).
+ * times as much CPU on the store's thread as sending them as arrays).
  */
 export type ClaimRow = [
   key: EventRow['key'],
