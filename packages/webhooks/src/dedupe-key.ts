@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto'
 export function dedupeKey(body: Record<string, unknown>): string {
   const id = body.eventId
   if (typeof id === 'string' && id !== '') return id
-  if (typeof id === 'number' && Number.isFinite(id)) return String(id)
+  // The lossless parser gives an integer beyond 2^53 as its digits (a string, above); a number
+  // here is exact only when it is a safe integer.
+  if (typeof id === 'number' && Number.isSafeInteger(id)) return String(id)
   return canonicalKey(body)
 }
 

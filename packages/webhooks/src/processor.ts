@@ -96,7 +96,9 @@ export function createProcessor(init: ProcessorInit): Processor {
     warnedNoHandler: new Set(),
     logWarnings: warningLog(logger.warn),
   }
-  const traced = traceProcessing(init.instrumentation, (event, tools) => runEvent(h, event, tools))
+  const traced = traceProcessing(init.instrumentation, (event, tools, body) =>
+    runEvent(h, event, tools, body),
+  )
   const worker = createWorker({
     store: init.store,
     run: traced.run,
@@ -179,9 +181,17 @@ function reportFailure(
   reportError(h, failure)
 }
 
-/** Parses and types the stored body, then runs every handler for its type and every `onAny` one. */
-async function runEvent(h: Handlers, stored: ClaimedEvent, tools: RunTools): Promise<void> {
-  const { event, warnings } = readWebhook(decodeBody(stored.body), {
+/**
+ * Types the body (parsed from the stored text, unless the receiver's admission parse is at hand),
+ * then runs every handler for its type and every `onAny` one.
+ */
+async function runEvent(
+  h: Handlers,
+  stored: ClaimedEvent,
+  tools: RunTools,
+  body: Record<string, unknown> | undefined,
+): Promise<void> {
+  const { event, warnings } = readWebhook(body ?? decodeBody(stored.body), {
     strict: h.strict,
     receivedAt: stored.receivedAt,
   })

@@ -53,7 +53,7 @@ export function traceProcessing(
     span.end(error)
   }
   return {
-    async run(event, tools) {
+    async run(event, tools, body) {
       // A trace of its own: the worker runs in whatever context woke it (a delivery's span, the
       // poll timer's creator), which is not the cause of this event's processing.
       const span = startSpan(
@@ -68,7 +68,7 @@ export function traceProcessing(
         { root: true },
       )
       try {
-        await span.run(() => run(event, tools))
+        await span.run(() => run(event, tools, body))
         end(span, 'done')
       } catch (error) {
         pending.get(event.key)?.end(error)

@@ -59,6 +59,28 @@ describe('events leased at insert (sqliteStore)', () => {
     await receiver.close()
   })
 
+  it('parses the body of an event it runs as it arrives once: the run reads what admission parsed', async () => {
+    const receiver = createWebhookReceiver({ token, store: sqliteStore(file(), { thread: 'main' }) })
+    const ids: string[] = []
+    receiver.onAny(
+      (event) => void ids.push((event as { payload: { materialIds: string[] } }).payload.materialIds[0]!),
+    )
+    await new Promise((resolve) => setImmediate(resolve)) // started
+    const parse = vi.spyOn(JSON, 'parse')
+    expect((await deliver(receiver, 2)).status).toBe(200)
+    await expect
+      .poll(async () => (await receiver.events.get('evt-2'))?.status, { timeout: 10_000 })
+      .toBe('done')
+    const parsesOfBody = parse.mock.calls.filter(
+      ([text]) => typeof text === 'string' && text.includes('"evt-2"'),
+    )
+    parse.mockRestore()
+    expect(parsesOfBody).toHaveLength(1)
+    // Read losslessly all the same: the id keeps every digit.
+    expect(ids).toEqual([String(1951438207513255936n + 2n)])
+    await receiver.close()
+  })
+
   it('stores pending what arrives while the worker is full, an event with an order key, and a duplicate unchanged', async () => {
     const write = vi.spyOn(SqliteEngine.prototype, 'write')
     let release: () => void = () => {}

@@ -82,7 +82,11 @@ async function readAndAdmit(
 }
 
 /** Stores the event durably, then acknowledges it; a store failure is answered 503 (the sender retries). */
-async function storeEvent(intake: Intake, text: string, { key, eventType }: Admitted): Promise<Receipt> {
+async function storeEvent(
+  intake: Intake,
+  text: string,
+  { key, eventType, body }: Admitted,
+): Promise<Receipt> {
   const { logger } = intake
   const receivedAt = intake.clock.now()
   const orderKey = intake.orderKeyOf?.(text, receivedAt) ?? null
@@ -114,7 +118,7 @@ async function storeEvent(intake: Intake, text: string, { key, eventType }: Admi
   }
   if (outcome === 'inserted') {
     logger.debug('webhooks: stored an event', { key, eventType })
-    if (arrival) arrival.stored(event)
+    if (arrival) arrival.stored(event, body)
     else intake.worker.wake()
     return acknowledged(key, eventType, false)
   }

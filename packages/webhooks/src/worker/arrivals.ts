@@ -9,8 +9,8 @@ import { isActive, type WorkerState } from './state.ts'
  */
 export interface Arrival {
   readonly lease: ArrivalLease
-  /** It was stored under the lease: run it. */
-  stored(event: NewEvent): void
+  /** It was stored under the lease: run it, from `body` (its text parsed at admission). */
+  stored(event: NewEvent, body: Record<string, unknown>): void
   /** It was not (a duplicate, or the insert failed): give the room back. */
   cancel(): void
 }
@@ -41,12 +41,12 @@ export function arrival(w: WorkerState): Arrival | undefined {
   }
   return {
     lease: { owner, until },
-    stored(event) {
+    stored(event, body) {
       if (!settle()) return
       // Stopped meanwhile: the lease expires and the event runs again (here after a restart, or
       // in another worker), as after a crash.
       if (!isActive(w)) return
-      w.buffered.push({ event: leasedEvent(event, until), owner })
+      w.buffered.push({ event: leasedEvent(event, until), owner, body })
       startBuffered(w)
     },
     cancel: () => void settle(),

@@ -94,11 +94,11 @@ function canClaim(w: WorkerState): boolean {
 /** Claimed events run even while stopping: they are leased to this worker. */
 export function startBuffered(w: WorkerState): void {
   while (canStart(w) && w.buffered.length > 0) {
-    const { event, owner } = w.buffered.shift()!
+    const held = w.buffered.shift()!
     const slot: Slot = { held: true, open: true }
     w.handlersRunning++
     w.open++
-    const task = runClaimed(w, event, owner, {
+    const task = runClaimed(w, held, {
       handlerDone: () => freeSlot(w, slot),
       outcomeQueued: () => {
         if (w.store.writesInOrder) release(w, slot)

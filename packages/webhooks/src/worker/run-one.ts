@@ -3,7 +3,7 @@ import { describeError, WebhookError } from '../errors.ts'
 import type { ClaimedEvent, Settlement } from '../store.ts'
 import { EventTransaction } from './event-transaction.ts'
 import { holdLease, releaseLease } from './leases.ts'
-import type { WorkerState } from './state.ts'
+import type { Held, WorkerState } from './state.ts'
 
 /** What a run tells its claim loop on the way (each called at most once; see claim-loop.ts). */
 export interface RunSignals {
@@ -18,8 +18,7 @@ const NO_SIGNALS: RunSignals = { handlerDone: () => {}, outcomeQueued: () => {} 
 /** Runs one claimed event and records its outcome: done, pending with a later retry, or dead. */
 export async function runClaimed(
   w: WorkerState,
-  event: ClaimedEvent,
-  owner: string,
+  { event, owner, body }: Held,
   signals: RunSignals = NO_SIGNALS,
 ): Promise<void> {
   const { clock } = w
@@ -39,7 +38,7 @@ export async function runClaimed(
     })
     return
   }
-  const failure = await attempt(w, event, owner)
+  const failure = await attempt(w, event, owner, body)
   signals.handlerDone()
   if (failure === 'committed') return
   if (failure === undefined) {
@@ -64,12 +63,13 @@ async function attempt(
   w: WorkerState,
   event: ClaimedEvent,
   owner: string,
+  body: Record<string, unknown> | undefined,
 ): Promise<undefined | 'committed' | { error: unknown }> {
   const tx = new EventTransaction(w, event, owner)
   const lease = { key: event.key, owner, transactionOpen: () => tx.opened() }
   holdLease(w, lease)
   try {
-    await w.run(event, tx.tools)
+    await w.run(event, tx.tools, body)
     return (await tx.commitDone()) ? 'committed' : undefined
   } catch (error) {
     await tx.rollback()

@@ -14,8 +14,15 @@ export interface RunTools {
   transaction(): Promise<Pick<StoreTransaction, 'query'>>
 }
 
-/** What the worker runs for one event; a `WebhookError` with code `invalid_payload` is not retried. */
-export type RunEvent = (event: ClaimedEvent, tools: RunTools) => Promise<void>
+/**
+ * What the worker runs for one event; a `WebhookError` with code `invalid_payload` is not retried.
+ * `body` is the event's body already parsed, when this process received it (see `Held.body`).
+ */
+export type RunEvent = (
+  event: ClaimedEvent,
+  tools: RunTools,
+  body: Record<string, unknown> | undefined,
+) => Promise<void>
 
 /** What the worker reports for every failed attempt (and every store failure). */
 export type FailureReport = (
@@ -44,6 +51,11 @@ export interface WorkerInit {
 export interface Held {
   event: ClaimedEvent
   owner: string
+  /**
+   * Its body as parsed when this process received it (a leased arrival, see arrivals.ts): the
+   * run reads it instead of parsing `event.body` again. Absent for claimed events.
+   */
+  body?: Record<string, unknown>
 }
 
 /** One worker's state, passed to the module functions of this folder. */
