@@ -174,6 +174,7 @@ async function measureAll() {
       cpu: median(figures.map((f) => f.cpuPerRequest ?? 0)),
       all: figures.map((f) => Math.round(f.rps)),
       p99s: figures.map((f) => f.p99),
+      runs: figures,
     })
     return {
       noop: { max: pick(runs.noop.max), paced: pick(runs.noop.paced) },
@@ -351,10 +352,16 @@ if (PARTS.includes('sqlite')) await reportSqlite()
 
 async function reportSqlite() {
   const { noop, receiver } = await measureAll()
-  const ratio = receiver.max.rps / noop.max.rps
+  // Each round runs the no-op and then the receiver: the ratios are the median of the rounds' own
+  // ratios, as this machine's speed drifted by up to 2x within minutes (a ratio of medians taken
+  // from different rounds carries that drift; a round's pair mostly shares it).
+  const paired = (of: (f: Figures) => number) =>
+    median(receiver.max.runs.map((f, i) => of(f) / of(noop.max.runs[i]!)))
+  const ratio = paired((f) => f.rps)
+  const cpuCost = paired((f) => f.cpuPerRequest ?? 0)
 
   console.log(
-    `\nWebhook receiver (processing ${PROCESSING ? 'on' : 'off'}) vs no-op Hono handler (autocannon, 64 connections, ${ROUNDS} alternating runs of ${SECONDS} s each, medians)`,
+    `\nWebhook receiver (processing ${PROCESSING ? 'on' : 'off'}) vs no-op Hono handler (autocannon, 64 connections, ${ROUNDS} alternating runs of ${SECONDS} s each, medians; ratios: the median of each round's own ratio)`,
   )
   console.log('| run | no-op Hono | receiver (SQLite FULL) | ratio |')
   console.log('|---|---|---|---|')
@@ -370,12 +377,16 @@ async function reportSqlite() {
   console.log(
     `| non-2xx or errors | ${noop.max.bad + noop.paced.bad} | ${receiver.max.bad + receiver.paced.bad} | |`,
   )
-  const cpuRatio = noop.max.cpu / receiver.max.cpu
   console.log(
-    `| server CPU per request, µs (max runs) | ${fmt(noop.max.cpu)} | ${fmt(receiver.max.cpu)} | ${fmt(cpuRatio, 2)} |`,
+    `| server CPU per request, µs (max runs) | ${fmt(noop.max.cpu)} | ${fmt(receiver.max.cpu)} | ${fmt(cpuCost, 2)}x |`,
   )
   console.log(
     `\nmax req/s per run: no-op ${noop.max.all.join(', ')}; receiver ${receiver.max.all.join(', ')}`,
+  )
+  const perRound = (of: (f: Figures) => number) =>
+    receiver.max.runs.map((f, i) => fmt(of(f) / of(noop.max.runs[i]!), 2)).join(', ')
+  console.log(
+    `per round, receiver ÷ no-op: throughput ${perRound((f) => f.rps)}; CPU per request ${perRound((f) => f.cpuPerRequest ?? 0)}`,
   )
   console.log(
     `p99 ms per paced run: no-op ${noop.paced.p99s.join(', ')}; receiver ${receiver.paced.p99s.join(', ')}`,
@@ -390,7 +401,6 @@ async function reportSqlite() {
   )
   const throughputOk = ratio >= 0.75
   const latencyOk = receiver.paced.p99 <= 25
-  const cpuCost = receiver.max.cpu / noop.max.cpu
   console.log(`target throughput ratio >= 0.75: ${throughputOk ? 'met' : 'NOT met'} (${fmt(ratio, 2)})`)
   console.log(
     `target receiver CPU per event <= 2x the no-op's: ${cpuCost <= 2 ? 'met' : 'NOT met'} (${fmt(cpuCost, 2)}x)`,
