@@ -1,4 +1,4 @@
-import { jsonObject } from './decode.ts'
+import { decodeBody } from './decode.ts'
 import { dedupeKey } from './dedupe-key.ts'
 import { eventTypeOf } from './parse.ts'
 
@@ -18,6 +18,6 @@ export interface Admitted {
  * body the schemas do not expect is still stored and delivered (with warnings), never lost.
  */
 export function admit(text: string): Admitted {
-  const body = jsonObject(text)
+  const body = decodeBody(text)
   return { eventType: eventTypeOf(body), key: dedupeKey(body), body }
 }

@@ -7,21 +7,12 @@ export const MAX_JSON_DEPTH = 64
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
- * Bytes to a JSON object, losslessly (ids and integers beyond 2^53 keep every digit). Refuses
- * invalid UTF-8, malformed JSON, nesting beyond MAX_JSON_DEPTH and anything but an object.
+ * Bytes or text to a JSON object, losslessly (ids and integers beyond 2^53 keep every digit).
+ * Refuses invalid UTF-8, an empty body, nesting beyond MAX_JSON_DEPTH, malformed JSON and anything
+ * but an object.
  */
 export function decodeBody(body: string | Uint8Array | ArrayBuffer): Record<string, unknown> {
-  return jsonObject(typeof body === 'string' ? body : bodyText(body))
-}
-
-/**
- * Text to a JSON object with `parse` (the lossless parser by default), with the refusals of
- * `decodeBody`: empty, nested too deep, malformed, not an object.
- */
-export function jsonObject(
-  text: string,
-  parse: (text: string) => unknown = parseServiceJson,
-): Record<string, unknown> {
+  const text = typeof body === 'string' ? body : bodyText(body)
   if (!/\S/.test(text)) throw malformed('The body is empty.')
   // Checked before parsing: the lossless parser revives recursively, and a deep enough document
   // would exhaust the stack. Malformed text passes this scan and fails in the parser.
@@ -33,7 +24,7 @@ export function jsonObject(
   }
   let value: unknown
   try {
-    value = parse(text)
+    value = parseServiceJson(text)
   } catch (cause) {
     throw malformed(`The body is not valid JSON (${(cause as Error).message}).`, cause)
   }
