@@ -2,8 +2,9 @@
  * The WebAssembly kernel of crc64.ts's long inputs: slice-by-16 over 64-bit table entries
  * (crc64.wat, assembled with wabt's `wat2wasm`; 366 bytes). 0.48x the CPU per byte of the
  * JavaScript slice-by-8 in Node, copy into its memory included (0.62x before its XORs became a
- * tree; JavaScript has no 64-bit integers: each byte there costs two 32-bit lookups). Where WebAssembly is missing or refused (Node with
- * `--jitless`), `wasmKernel` returns undefined and crc64.ts stays on its JavaScript loop.
+ * tree; JavaScript has no 64-bit integers: each byte there costs two 32-bit lookups). Where
+ * WebAssembly is missing or refused (Node with `--jitless`), `wasmKernel` returns undefined and
+ * crc64.ts stays on its JavaScript loop.
  */
 /** crc64.wat assembled, base64 (crc64.test.ts assembles the source again and compares). */
 export const MODULE =
