@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 import { createCrc64 } from '../../packages/open/src/upload/crc64.ts'
+import { median } from '../lib/report.ts'
 
 const MIB = Number(process.env.MIB ?? 256)
 const ROUNDS = Number(process.env.ROUNDS ?? 5)
@@ -47,7 +48,6 @@ for (let round = 0; round < ROUNDS; round++) {
   if (round % 2) order.reverse()
   for (const [name, run] of order) runs.get(name)!.push(msPerMiB(run))
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!
 console.log(`CPU per MiB, ${MIB} MiB a run, ${ROUNDS} alternating rounds, medians`)
 console.log('| hash | ms per MiB | GB/s |')
 console.log('|---|---|---|')

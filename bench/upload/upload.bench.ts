@@ -20,6 +20,7 @@ import { once } from 'node:events'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { median } from '../lib/report.ts'
 import { bigFile } from './files.ts'
 import { childProcess as child, cpuSecondsOf, firstLine } from './processes.ts'
 
@@ -68,13 +69,6 @@ async function measure(
   return { ...(JSON.parse(line) as Figures), serverCpuSeconds: (await cpuSecondsOf(server)) - serverCpu }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-}
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits })
 const mibps = (f: Figures) => f.bytes / MiB / f.seconds
 

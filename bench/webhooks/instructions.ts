@@ -21,6 +21,7 @@ import { join } from 'node:path'
 import { generateWebhookToken } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
 import { listeningUrl } from '../lib/listening.ts'
+import { median } from '../lib/report.ts'
 import { eventBody } from './event-body.ts'
 
 const N = Number(process.env.N ?? 2000)
@@ -95,11 +96,6 @@ for (let round = 0; round < ROUNDS; round++) {
     const warm = await instructions(mode, WARM)
     runs[mode].push(((await instructions(mode, WARM + N)) - warm) / N)
   }
-}
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length / 2
-  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!
 }
 const noop = median(runs.noop)
 const receiver = median(runs.receiver)
