@@ -87,14 +87,22 @@ describe('next build + next start', () => {
     expect(signIn.status).toBe(303)
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string
     expect(await (await fetch(origin, { headers: { cookie } })).text()).toContain('Choose a folder')
-    const sts = `${origin}/api/upload/open-api/standard/call/service/sts-tmp`
-    expect((await fetch(sts, { method: 'POST' })).status).toBe(401)
-    const credential = await fetch(sts, { method: 'POST', headers: { cookie } })
-    expect(credential.status).toBe(200)
-    expect(await credential.json()).toMatchObject({
+    const sign = (headers: Record<string, string>) =>
+      fetch(`${origin}/api/upload/oss/sign`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ requests: [] }),
+      })
+    expect((await sign({})).status).toBe(401)
+    expect((await sign({ cookie: 'demo-session=alice' })).status).toBe(401)
+    const target = await sign({ cookie })
+    expect(target.status).toBe(200)
+    expect(await target.json()).toMatchObject({
       code: '0',
       result: { dir: expect.stringMatching(/\/u[\w-]{22}\/$/) },
     })
+    // A page on another origin, with the user's cookie: refused before the session is read.
+    expect((await sign({ cookie, origin: 'http://evil.test' })).status).toBe(403)
     const event = {
       eventId: `evt-next-${Date.now()}`,
       eventType: 'MATERIAL_DELETED',

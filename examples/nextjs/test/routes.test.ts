@@ -26,12 +26,27 @@ async function signIn(user: string): Promise<string> {
   return (answer.headers.get('set-cookie') ?? '').split(';')[0] as string
 }
 
-test('the upload route answers 401 without a session, and nothing else', async () => {
-  const answer = await upload(
-    new Request(`${APP}/api/upload/open-api/standard/call/service/sts-tmp`, { method: 'POST' }),
+const sign = (cookie?: string) =>
+  upload(
+    new Request(`${APP}/api/upload/oss/sign`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify({ requests: [] }),
+    }),
   )
+
+test('the upload route answers 401 without a session, and nothing else', async () => {
+  const answer = await sign()
   expect(answer.status).toBe(401)
   expect(await answer.json()).toMatchObject({ code: 'unauthorized' })
+})
+
+test('a forged session cookie is refused: a user id without its signature, or with another user\'s', async () => {
+  expect((await sign('demo-session=alice')).status).toBe(401)
+  const [name, value] = (await signIn('mallory')).split('=') as [string, string]
+  const signature = value.slice(value.lastIndexOf('.'))
+  expect((await sign(`${name}=alice${signature}`)).status).toBe(401)
+  expect((await sign(`${name}=${value}`)).status).toBe(200)
 })
 
 test("a signed-in browser's client uploads through the route; the asset serves the bytes", async () => {

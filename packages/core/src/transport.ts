@@ -91,6 +91,11 @@ export interface Transport {
   readonly area: ServiceArea
   readonly redact: Redactor
   readonly logger: Logger
+  /**
+   * Whether answers are checked against a `schema` (`validateResponses`): a client that loads its
+   * schemas on demand passes one only then.
+   */
+  readonly validatesResponses: boolean
   /** Send with retries and timeouts; returns the unwrapped `data` / `result`. */
   send<T>(spec: SendSpec<z.ZodType | undefined>, options?: CallOptions): Promise<T>
 }
@@ -155,6 +160,7 @@ export function createTransport(init: TransportInit): Transport {
     area: init.area,
     redact,
     logger,
+    validatesResponses: init.validateResponses ?? false,
     send: <T>(spec: SendSpec<z.ZodType | undefined>, options: CallOptions = {}) =>
       send<T>(state, spec, options),
   }

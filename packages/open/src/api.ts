@@ -1,13 +1,14 @@
-import type {
-  CallOptions,
-  EventSubscribeParams,
-  EventTypeEntry,
-  FolderSubscribeParams,
-  MaterialSaveInput,
-  MaterialSaveParams,
-  OrgSpace,
-  SavedMaterial,
-  UploadCredential,
+import {
+  type CallOptions,
+  type EventSubscribeParams,
+  type EventTypeEntry,
+  type FolderSubscribeParams,
+  type MaterialSaveInput,
+  type MaterialSaveParams,
+  type OrgSpace,
+  type SavedMaterial,
+  ServiceResponseError,
+  type UploadCredential,
 } from '@service-sdk/core'
 import { operation, type Transport } from '@service-sdk/core/internal'
 import { loadSchemas } from './load-schemas.ts'
@@ -120,10 +121,21 @@ async function credentials(open: Transport, call?: CallOptions): Promise<UploadC
 }
 
 async function orgs(open: Transport, call?: CallOptions): Promise<OrgSpace[]> {
-  const { orgInfoResultSchema } = await loadSchemas()
+  // The schemas load only to check the answer (validateResponses): a page that uploads skips them.
+  const schema = open.validatesResponses ? (await loadSchemas()).orgInfoResultSchema : undefined
   const result = await open.send<{ orgList: OrgSpace[] }>(
-    { operation: ORG_INFO, idempotent: true, schema: orgInfoResultSchema },
+    { operation: ORG_INFO, idempotent: true, ...(schema ? { schema } : {}) },
     call,
   )
-  return result.orgList
+  const list = (result as { orgList?: unknown } | undefined)?.orgList
+  if (Array.isArray(list)) return list as OrgSpace[]
+  throw new ServiceResponseError({
+    status: 200,
+    code: 'invalid_response',
+    area: 'open',
+    method: ORG_INFO.method,
+    path: ORG_INFO.path,
+    message: 'org-info answered without a list of spaces (orgList).',
+    isRetryable: false,
+  })
 }

@@ -13,6 +13,7 @@ import {
   type OpenProxyClientOptions,
   type ProxiedOpenClient,
 } from './proxied-client.ts'
+import { stsAccess } from './upload/sts-access.ts'
 import type { UploadDefaults } from './upload/types.ts'
 import { createUploader, type Uploader } from './upload/uploader.ts'
 import { writableOrgs } from './write-rule.ts'
@@ -66,8 +67,12 @@ export function createOpenClient(
   const api = createOpenApi(open, subscription, { maxMaterialsPerSave, materialSaveForm })
   const uploader = createUploader({
     api,
+    access: stsAccess({
+      credentials: () => api.credentials(),
+      redact: open.redact,
+      instrumentation: options.instrumentation,
+    }),
     logger: open.logger,
-    redact: open.redact,
     maxMaterialsPerSave,
     defaults: uploads,
     instrumentation: options.instrumentation,

@@ -37,7 +37,7 @@ export {
 } from './errors.ts'
 export type { OpenProxyClientOptions, ProxiedOpenClient, ProxyHeaders } from './proxied-client.ts'
 export type { CheckpointStore, SourceFingerprint, UploadCheckpoint } from './upload/checkpoint.ts'
-export type { DonePart } from './upload/oss-adapter.ts'
+export type { DonePart } from './upload/oss/types.ts'
 export type { UploadPhase, UploadProgress } from './upload/progress.ts'
 export type {
   CleanupOptions,

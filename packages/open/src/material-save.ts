@@ -1,9 +1,10 @@
-import type {
-  CallOptions,
-  MaterialInput,
-  MaterialSaveInput,
-  MaterialSaveParams,
-  SavedMaterial,
+import {
+  type CallOptions,
+  type MaterialInput,
+  type MaterialSaveInput,
+  type MaterialSaveParams,
+  type SavedMaterial,
+  ServiceResponseError,
 } from '@service-sdk/core'
 import { type ErrorHints, operation, parseInput, type Transport } from '@service-sdk/core/internal'
 import { MaterialSaveError } from './errors.ts'
@@ -79,7 +80,7 @@ async function saveBatch(
   materials: MaterialInput[],
   call?: CallOptions,
 ): Promise<SavedMaterial[]> {
-  const { materialSaveResultSchema } = await loadSchemas()
+  const schema = saver.open.validatesResponses ? (await loadSchemas()).materialSaveResultSchema : undefined
   const fields = orgId === undefined ? { materials } : { orgId, materials }
   const result = await saver.open.send<{ materials: SavedMaterial[] }>(
     {
@@ -87,10 +88,20 @@ async function saveBatch(
       body: saver.form === 'param' ? { param: fields } : fields,
       // Each call creates assets: never repeated once it may have been acted on.
       idempotent: false,
-      schema: materialSaveResultSchema,
+      ...(schema ? { schema } : {}),
       hints: saver.hints,
     },
     call,
   )
-  return result.materials
+  const saved = (result as { materials?: unknown } | undefined)?.materials
+  if (Array.isArray(saved)) return saved as SavedMaterial[]
+  throw new ServiceResponseError({
+    status: 200,
+    code: 'invalid_response',
+    area: 'open',
+    method: MATERIAL_SAVE.method,
+    path: MATERIAL_SAVE.path,
+    message: 'material-save answered without the saved materials: check the space before saving again.',
+    isRetryable: false,
+  })
 }

@@ -7,6 +7,7 @@ import {
 import { createTransport } from '@service-sdk/core/internal'
 import { createOpenApi } from './api.ts'
 import type { OpenClient } from './client.ts'
+import { proxyAccess } from './upload/proxy-access.ts'
 import type { UploadDefaults } from './upload/types.ts'
 import { createUploader } from './upload/uploader.ts'
 import { writableOrgs } from './write-rule.ts'
@@ -16,8 +17,9 @@ export type ProxyHeaders = HeadersInit | (() => HeadersInit | Promise<HeadersIni
 
 /**
  * `createOpenClient({ proxyUrl })`: a client for browsers that reaches the open API through the
- * application's upload proxy (`createUploadProxy` from `@service-sdk/open/proxy`). No token: the
- * proxy adds the server's. Objects still go from the browser straight to the object store.
+ * application's upload proxy (`createUploadProxy` from `@service-sdk/open/proxy`). No token and no
+ * credential: the proxy adds the server's token to its calls and signs each object request for
+ * the caller's own objects; the bytes still go from the browser straight to the object store.
  */
 export interface OpenProxyClientOptions extends ClientOptions {
   /** Where the proxy is mounted, e.g. `/api/upload` or `https://api.example.com/upload`. */
@@ -32,8 +34,11 @@ export interface OpenProxyClientOptions extends ClientOptions {
   uploads?: UploadDefaults
 }
 
-/** The open client through a proxy: what an upload needs (the subscription calls stay on the server). */
-export interface ProxiedOpenClient extends Omit<OpenClient, 'folders' | 'events'> {}
+/**
+ * The open client through a proxy: what an upload needs. The subscription calls stay on the
+ * server, and so do credentials: there is no `credentials()` (the proxy signs each object request).
+ */
+export interface ProxiedOpenClient extends Omit<OpenClient, 'folders' | 'events' | 'credentials'> {}
 
 const FORBIDDEN = ['token', 'openUrl', 'apiKey'] as const
 
@@ -89,9 +94,14 @@ function proxyFetch(options: OpenProxyClientOptions): typeof globalThis.fetch {
     headers.delete('authorization')
     const extra = typeof options.headers === 'function' ? await options.headers() : options.headers
     for (const [name, value] of new Headers(extra)) headers.set(name, value)
+    // The proxy answers JSON bodies only (a page on another site cannot send one without the
+    // browser asking first): calls without a body (org-info) send an empty object.
+    const body = init.body ?? (headers.has('content-type') ? undefined : '{}')
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json')
     // The transport passes the URL as a string.
     return inner(typeof input === 'string' ? resolve(input) : input, {
       ...init,
+      ...(body === undefined ? {} : { body }),
       headers,
       ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
     })
@@ -101,7 +111,7 @@ function proxyFetch(options: OpenProxyClientOptions): typeof globalThis.fetch {
 /** `createOpenClient({ proxyUrl })`. */
 export function createProxiedOpenClient(options: OpenProxyClientOptions): ProxiedOpenClient {
   check(options)
-  const { proxyUrl, headers: _headers, credentials: _credentials, uploads, ...common } = options
+  const { proxyUrl, headers: _headers, credentials: _mode, uploads, ...common } = options
   const maxMaterialsPerSave = options.maxMaterialsPerSave ?? MAX_MATERIALS_PER_SAVE
   const transport = createTransport({
     ...common,
@@ -112,18 +122,12 @@ export function createProxiedOpenClient(options: OpenProxyClientOptions): Proxie
     client: 'open-proxy',
     fetch: proxyFetch(options),
   })
-  const {
-    folders: _folders,
-    events: _events,
-    ...api
-  } = createOpenApi(transport, undefined, {
-    maxMaterialsPerSave,
-    materialSaveForm: 'top-level',
-  })
+  const full = createOpenApi(transport, undefined, { maxMaterialsPerSave, materialSaveForm: 'top-level' })
+  const { folders: _folders, events: _events, credentials: _sts, ...api } = full
   const uploader = createUploader({
-    api: { ...api, folders: _folders, events: _events },
+    api: full,
+    access: proxyAccess(transport),
     logger: transport.logger,
-    redact: transport.redact,
     maxMaterialsPerSave,
     defaults: uploads,
   })

@@ -12,10 +12,12 @@ import { rejection, servedHash, sha256 } from './upload/helpers.ts'
 
 // The upload proxy through its public entry, against the simulator, driven with Web Requests as
 // any framework would; and the browser-side client (`createOpenClient({ proxyUrl })`) through it,
-// uploading with the real ali-oss to the simulator's object store.
+// uploading to the simulator's object store with the URLs the proxy signed. The attacks of one
+// caller on another's objects are in proxy-attacks.test.ts.
 
 const BASE = 'http://app.test/api/upload'
 const CALL = `${BASE}/open-api/standard/call/service`
+const SIGN = `${BASE}/oss/sign`
 const SESSIONS: Record<string, { id: string; orgIds?: string[] }> = {
   'alice-session': { id: 'alice' },
   'bob-session': { id: 'bob' },
@@ -37,7 +39,7 @@ function makeProxy(overrides: Partial<UploadProxyOptions> = {}): UploadProxy {
       if (session === 'banned-session') throw new Error('banned user')
       return SESSIONS[session] ?? false
     },
-    cors: { origin: ['http://page.test'] },
+    allowedOrigins: ['http://page.test'],
     ...overrides,
   })
 }
@@ -52,17 +54,30 @@ function serviceCalls() {
   return { count: () => handle.hits, done: () => handle.remove() }
 }
 
-const post = (path: string, session: string | undefined, body?: unknown, p: UploadProxy = proxy) =>
+const post = (
+  path: string,
+  session: string | undefined,
+  body?: unknown,
+  p: UploadProxy = proxy,
+  headers: Record<string, string> = {},
+) =>
   p(
-    new Request(`${CALL}/${path}`, {
+    new Request(path === 'oss/sign' ? SIGN : `${CALL}/${path}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         ...(session ? { authorization: `Bearer ${session}` } : {}),
+        ...headers,
       },
       ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     }),
   )
+
+/** The caller's directory, as the proxy tells it (a sign call with no request). */
+async function dirOf(session: string, p: UploadProxy = proxy): Promise<string> {
+  const answer = await post('oss/sign', session, { requests: [] }, p)
+  return (await answer.json()).result.dir
+}
 
 /** The browser-side client, its requests handed to the proxy as Web Requests. */
 function browserClient(session: string, p: UploadProxy = proxy) {
@@ -86,7 +101,7 @@ afterAll(async () => {
 describe('authorize comes first', () => {
   test('no session: 401 and nothing sent to the service; a hook that throws: 403, its reason kept to the server', async () => {
     const calls = serviceCalls()
-    const unsigned = await post('sts-tmp', undefined)
+    const unsigned = await post('oss/sign', undefined, { requests: [] })
     expect(unsigned.status).toBe(401)
     expect(await unsigned.json()).toMatchObject({ code: 'unauthorized' })
     const banned = await post('material-save', 'banned-session', { materials: [] })
@@ -99,7 +114,7 @@ describe('authorize comes first', () => {
   })
 
   test('the browser client reads the refusals as typed errors', async () => {
-    expect(await rejection(browserClient('nobody').credentials())).toBeInstanceOf(ServiceAuthenticationError)
+    expect(await rejection(browserClient('nobody').orgs())).toBeInstanceOf(ServiceAuthenticationError)
     expect(await rejection(browserClient('banned-session').orgs())).toBeInstanceOf(ServicePermissionError)
   })
 
@@ -107,7 +122,7 @@ describe('authorize comes first', () => {
     const before = authorized.length
     const preflight = (origin: string) =>
       proxy(
-        new Request(`${CALL}/sts-tmp`, {
+        new Request(SIGN, {
           method: 'OPTIONS',
           headers: {
             origin,
@@ -126,20 +141,160 @@ describe('authorize comes first', () => {
 })
 
 describe('what the proxy answers', () => {
-  test("sts-tmp: the six fields of the credential, the caller's own directory, no token", async () => {
+  test('sts-tmp is not answered: the proxy never hands a browser a credential (404, nothing sent to the service)', async () => {
+    const calls = serviceCalls()
     const answer = await post('sts-tmp', 'alice-session')
+    expect(answer.status).toBe(404)
+    const text = await answer.text()
+    expect(JSON.parse(text)).toMatchObject({ code: 'not_found' })
+    expect(text).not.toMatch(/accessKeySecret|securityToken/)
+    expect(calls.count()).toBe(0)
+    calls.done()
+    expect('credentials' in browserClient('alice-session')).toBe(false)
+  })
+
+  test("oss/sign with no request: where the caller's objects go (its own directory), no secret, not cacheable", async () => {
+    const answer = await post('oss/sign', 'alice-session', { requests: [] })
     expect(answer.status).toBe(200)
     expect(answer.headers.get('cache-control')).toBe('no-store')
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
     const text = await answer.text()
     const body = JSON.parse(text)
     expect(body.code).toBe('0')
-    expect(Object.keys(body.result).sort()).toEqual(
-      ['accessKeyId', 'accessKeySecret', 'bucket', 'dir', 'endPoint', 'securityToken'].sort(),
-    )
+    expect(Object.keys(body.result).sort()).toEqual(['bucket', 'dir', 'endPoint', 'expires', 'signed'])
     expect(body.result.dir).toMatch(/^upload\/[^/]+\/u[\w-]{22}\/$/)
-    const bob = (await (await post('sts-tmp', 'bob-session')).json()).result.dir
-    expect(bob).not.toBe(body.result.dir)
+    expect(await dirOf('bob-session')).not.toBe(body.result.dir)
     expect(text).not.toContain(sim.credentials.openToken.value)
+  })
+
+  test("oss/sign: each request of an upload in the caller's directory, signed in its URL for minutes; no secret in the answer", async () => {
+    const dir = await dirOf('alice-session')
+    const key = `${dir}k/photo.png`
+    const requests = [
+      { op: 'PutObject', key },
+      { op: 'InitiateMultipartUpload', key },
+      { op: 'UploadPart', key, uploadId: 'U1', partNumber: 2 },
+      { op: 'CompleteMultipartUpload', key, uploadId: 'U1' },
+      { op: 'ListParts', key, uploadId: 'U1', query: { 'max-parts': 1000, 'part-number-marker': '2' } },
+      { op: 'AbortMultipartUpload', key, uploadId: 'U1' },
+      { op: 'HeadObject', key },
+    ]
+    const answer = await post('oss/sign', 'alice-session', { requests })
+    expect(answer.status).toBe(200)
+    const { result } = await answer.json()
+    const now = Date.now() / 1000
+    expect(result.expires).toBeGreaterThan(now + 240)
+    expect(result.expires).toBeLessThanOrEqual(now + 301)
+    const urls = result.signed.map((s: { url: string }) => new URL(s.url))
+    expect(urls.map((u: URL) => decodeURIComponent(u.pathname).endsWith('k/photo.png'))).toEqual(
+      requests.map(() => true),
+    )
+    for (const url of urls) {
+      expect(url.searchParams.get('Expires')).toBe(String(result.expires))
+      expect(url.searchParams.get('Signature')).toBeTruthy()
+    }
+    expect(urls[2].searchParams.get('partNumber')).toBe('2')
+    expect(urls[4].searchParams.get('part-number-marker')).toBe('2')
+    expect(result.signed[0].headers).toEqual({ 'Content-Type': 'image/png' })
+    expect(result.signed[3].headers).toEqual({ 'Content-Type': 'application/xml' })
+    const { credentials } = createOpenClient({ openUrl: sim.urls.open, token: sim.credentials.openToken })
+    const secret = (await credentials()).accessKeySecret
+    expect(JSON.stringify(result)).not.toContain(secret)
+  })
+
+  test('oss/sign refuses, before signing anything, what an upload does not need or is malformed', async () => {
+    const dir = await dirOf('alice-session')
+    const key = `${dir}k/a.txt`
+    const refused = async (request: object) => {
+      const answer = await post('oss/sign', 'alice-session', {
+        requests: [{ op: 'PutObject', key }, request],
+      })
+      const body = await answer.json()
+      expect(body.result, JSON.stringify(request)).toBeUndefined()
+      return {
+        status: answer.status,
+        code: body.code,
+        paths: body.issues.map((i: { path: string }) => i.path),
+      }
+    }
+    for (const op of [
+      'DeleteObject',
+      'GetObject',
+      'ListMultipartUploads',
+      'ListObjects',
+      'CopyObject',
+      'PutObjectACL',
+    ])
+      expect(await refused({ op, key })).toEqual({
+        status: 400,
+        code: 'validation_error',
+        paths: ['requests.1.op'],
+      })
+    expect(await refused({ op: 'UploadPart', key, uploadId: 'U1', partNumber: 0 })).toMatchObject({
+      paths: ['requests.1.partNumber'],
+    })
+    expect(await refused({ op: 'UploadPart', key, partNumber: 1 })).toMatchObject({
+      paths: ['requests.1.uploadId'],
+    })
+    expect(await refused({ op: 'ListParts', key, uploadId: 'U1', query: { prefix: '' } })).toMatchObject({
+      paths: ['requests.1.query.prefix'],
+    })
+    expect(await refused({ op: 'PutObject', key: `${dir}../x` })).toMatchObject({ paths: ['requests.1.key'] })
+    expect(await refused({ op: 'PutObject', key, type: 'text/html\r\nx-oss-acl: public' })).toMatchObject({
+      paths: ['requests.1.type'],
+    })
+    const many = Array.from({ length: 101 }, () => ({ op: 'PutObject', key }))
+    expect((await post('oss/sign', 'alice-session', { requests: many })).status).toBe(400)
+    // Fields an operation does not take are not passed on: no method, header or sub-resource of the caller's.
+    const extra = await post('oss/sign', 'alice-session', {
+      requests: [
+        { op: 'HeadObject', key, method: 'GET', subresource: 'acl', headers: { 'x-oss-acl': 'public' } },
+      ],
+    })
+    const signed = new URL((await extra.json()).result.signed[0].url)
+    expect([...signed.searchParams.keys()].sort()).toEqual([
+      'Expires',
+      'OSSAccessKeyId',
+      'Signature',
+      'security-token',
+    ])
+  })
+
+  test('cross-site requests are refused before authorize: a text/plain or form body, a foreign Origin, a cross-site fetch', async () => {
+    const before = authorized.length
+    const body = { requests: [] }
+    expect(
+      (await post('oss/sign', 'alice-session', body, proxy, { 'content-type': 'text/plain' })).status,
+    ).toBe(415)
+    const form = await post('oss/sign', 'alice-session', 'requests=', proxy, {
+      'content-type': 'application/x-www-form-urlencoded',
+    })
+    expect(form.status).toBe(415)
+    const foreign = await post('oss/sign', 'alice-session', body, proxy, { origin: 'http://evil.test' })
+    expect(foreign.status).toBe(403)
+    expect(await foreign.json()).toMatchObject({ code: 'origin_not_allowed' })
+    const sameHostOtherPort = await post('material-save', 'alice-session', { materials: [] }, proxy, {
+      origin: 'http://app.test:8080',
+    })
+    expect(sameHostOtherPort.status).toBe(403)
+    const crossSite = await post('oss/sign', 'alice-session', body, proxy, { 'sec-fetch-site': 'cross-site' })
+    expect(crossSite.status).toBe(403)
+    expect(authorized.length).toBe(before)
+    // The proxy's own origin, an allowed one, and a request without browser headers pass.
+    expect((await post('oss/sign', 'alice-session', body, proxy, { origin: 'http://app.test' })).status).toBe(
+      200,
+    )
+    expect(
+      (await post('oss/sign', 'alice-session', body, proxy, { origin: 'http://page.test' })).status,
+    ).toBe(200)
+    const behindProxy = await post('oss/sign', 'alice-session', body, proxy, {
+      origin: 'https://shop.example',
+      'x-forwarded-host': 'shop.example',
+    })
+    expect(behindProxy.status).toBe(200)
+    expect(
+      (await post('oss/sign', 'alice-session', body, proxy, { 'sec-fetch-site': 'same-origin' })).status,
+    ).toBe(200)
   })
 
   test('org-info: the spaces of the token, narrowed to the caller’s orgIds when given', async () => {
@@ -157,7 +312,7 @@ describe('what the proxy answers', () => {
         )
       ).status,
     ).toBe(404)
-    expect((await proxy(new Request(`${CALL}/sts-tmp`, { method: 'GET' }))).status).toBe(405)
+    expect((await proxy(new Request(`${CALL}/org-info`, { method: 'GET' }))).status).toBe(405)
     const small = makeProxy({ maxBodyBytes: 2048 })
     const big = await post('material-save', 'alice-session', 'x'.repeat(4096), small)
     expect(big.status).toBe(413)
@@ -171,7 +326,7 @@ describe('what the proxy answers', () => {
       token: { type: sim.credentials.openToken.type, value: 'not-the-token-0123456789' },
       logger: { error: (message, fields) => logs.push(`${message} ${JSON.stringify(fields)}`) },
     })
-    const answer = await post('sts-tmp', 'alice-session', undefined, broken)
+    const answer = await post('oss/sign', 'alice-session', { requests: [] }, broken)
     expect(answer.status).toBe(502)
     const text = await answer.text()
     expect(JSON.parse(text)).toMatchObject({ code: 'upstream_rejected' })
@@ -182,7 +337,7 @@ describe('what the proxy answers', () => {
 })
 
 describe('uploads through the proxy', () => {
-  test('the browser-side client uploads: credentials and save through the proxy, the accessUrl the service’s', async () => {
+  test('the browser-side client uploads: signatures and save through the proxy, the accessUrl the service’s', async () => {
     const bytes = new Uint8Array(200 * 1024).map((_, i) => (i * 7) % 251)
     const asset = await browserClient('alice-session')
       .upload(new Blob([bytes]), { name: 'report', extension: 'bin' })
@@ -212,12 +367,12 @@ describe('uploads through the proxy', () => {
   })
 
   test('the save body is validated: not JSON, no materials, over 100 materials, a space the caller may not use', async () => {
+    const dir = await dirOf('alice-session')
     const calls = serviceCalls()
     expect((await post('material-save', 'alice-session', '{not json')).status).toBe(400)
     const empty = await post('material-save', 'alice-session', { materials: [] })
     expect(empty.status).toBe(400)
     expect(await empty.json()).toMatchObject({ code: 'validation_error', issues: [{ path: 'materials' }] })
-    const dir = (await (await post('sts-tmp', 'alice-session')).json()).result.dir as string
     const many = Array.from({ length: 101 }, (_, i) => ({
       key: `${dir}${i}`,
       name: `${i}`,
@@ -233,13 +388,13 @@ describe('uploads through the proxy', () => {
     )
     // carol's directory is not alice's either: the key check comes first.
     expect(carol).toMatchObject({ status: 403 })
-    expect(calls.count()).toBe(1) // the sts-tmp above
+    expect(calls.count()).toBe(0)
     calls.done()
   })
 
   test('a caller limited to some spaces cannot save into another, even with a key of its own', async () => {
     const dave = makeProxy({ authorize: () => ({ id: 'dave', orgIds: ['1'] }) })
-    const dir = (await (await post('sts-tmp', 'x', undefined, dave)).json()).result.dir as string
+    const dir = await dirOf('x', dave)
     const answer = await post(
       'material-save',
       'x',
@@ -270,7 +425,7 @@ describe('the browser-side options', () => {
 
   test('a relative proxyUrl: a client made where there is no page (server-side rendering) is fine until it is used', async () => {
     const ssr = createOpenClient({ proxyUrl: '/api/upload' })
-    const error = await rejection(ssr.credentials())
+    const error = await rejection(ssr.orgs())
     expect(error).toBeInstanceOf(ServiceValidationError)
     expect(error).toMatchObject({ issues: [{ path: 'proxyUrl' }] })
   })

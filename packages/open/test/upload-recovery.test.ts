@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { UploadError } from '@service-sdk/core'
 import { describe, expect, test } from 'vitest'
-import type { UploadProgress } from '../src/index.ts'
+import type { UploadManyResult, UploadProgress } from '../src/index.ts'
 import { fresh, sim, useUploadFixture, work } from './upload/fixture.ts'
 import {
   countOss,
@@ -202,20 +202,65 @@ describe('recovery after failure', () => {
     expect(await rejection(upload.retry())).toBe(error)
   })
 
-  test('a failed material-save: retry() saves again without sending the object again', async () => {
+  test('a refused material-save (the service answered an error code): retry() saves again without sending the object again', async () => {
     const { open, recorded } = recordingClient(sim, { retry: false })
     sim.control.faults.inject({
       match: { target: 'open', path: 'material-save' },
-      action: { type: 'status', status: 500 },
+      action: { type: 'open-code', code: '500', message: 'busy, nothing saved' },
       times: 1,
     })
     const ops = countOss(sim, ['PutObject'])
     const upload = open.upload(testBytes(10 * KiB), { name: 'saved-later', extension: 'bin' })
-    await rejection(upload.done())
+    expect(await rejection(upload.done())).not.toMatchObject({ code: 'save_outcome_unknown' })
     const asset = await upload.retry()
     expect(ops()).toEqual({ PutObject: 1 })
     expect(recorded.count('/material-save')).toBe(2)
     expect(asset.key).toBe(upload.key)
+  })
+
+  for (const [what, action] of [
+    ['a 500', { type: 'status', status: 500 }],
+    ['a cut connection', { type: 'reset' }],
+  ] as const) {
+    test(`a material-save the service acted on without a readable answer (${what}) is never sent again by retry(); retry({ saveAgain: true }) sends it`, async () => {
+      const { open, recorded } = recordingClient(sim, { retry: false })
+      sim.control.faults.inject({ match: { target: 'open', path: 'material-save' }, action, when: 'after' })
+      const upload = open.upload(testBytes(10 * KiB), { name: 'unknown', extension: 'bin' })
+      const assets = () => sim.control.snapshot().materials.filter((m) => m.key === upload.key)
+      const first = await rejection(upload.done())
+      expect(first).toMatchObject({ name: 'UploadError', code: 'save_outcome_unknown', isRetryable: false })
+      expect((first as Error).message).toContain(upload.key)
+      expect(await rejection(upload.retry())).toMatchObject({ code: 'save_outcome_unknown' })
+      expect(recorded.count('/material-save')).toBe(1)
+      expect(assets()).toHaveLength(1)
+      const asset = await upload.retry({ saveAgain: true })
+      expect(recorded.count('/material-save')).toBe(2)
+      expect(asset.key).toBe(upload.key)
+      expect(assets()).toHaveLength(2) // what saveAgain warns of
+    })
+  }
+
+  test('uploadMany: a save batch the service acted on without an answer fails each of its files as save_outcome_unknown; a rerun with the checkpoint saves none again', async () => {
+    const { open, recorded } = recordingClient(sim, { retry: false })
+    const paths = await Promise.all(
+      ['a', 'b', 'c'].map((n) => work.file(`unknown-${n}.bin`, testBytes(4 * KiB))),
+    )
+    const checkpoint = `${work.dir}/checkpoints-many-unknown`
+    const before = sim.control.snapshot().materials.length
+    sim.control.faults.inject({
+      match: { target: 'open', path: 'material-save' },
+      action: { type: 'reset' },
+      when: 'after',
+    })
+    const codes = (results: UploadManyResult[]) =>
+      results.map((r) => (r.status === 'rejected' ? (r.error as { code?: string }).code : r.status))
+    const unknown = ['save_outcome_unknown', 'save_outcome_unknown', 'save_outcome_unknown']
+    expect(codes(await open.uploadMany(paths, { checkpoint }).done())).toEqual(unknown)
+    expect(sim.control.snapshot().materials.length).toBe(before + 3)
+    const saves = recorded.count('/material-save')
+    expect(codes(await open.uploadMany(paths, { checkpoint }).done())).toEqual(unknown)
+    expect(recorded.count('/material-save')).toBe(saves)
+    expect(sim.control.snapshot().materials.length).toBe(before + 3)
   })
 
   test('a stream cannot be retried once read: UploadError source_consumed', async () => {

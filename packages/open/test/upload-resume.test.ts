@@ -34,7 +34,14 @@ afterAll(async () => {
 
 const child = join(import.meta.dirname, 'upload', 'crash-child.ts')
 
-type Line = { progress?: number; uploadId?: string; done?: UploadedAsset; error?: string }
+type Line = {
+  progress?: number
+  phase?: string
+  uploadId?: string
+  done?: UploadedAsset
+  error?: string
+  code?: string
+}
 
 /** Runs the child; `onLine` sees each JSON line it prints and may kill it. */
 function run(args: Record<string, unknown>, onLine: (line: Line, process: ChildProcess) => void) {
@@ -131,3 +138,56 @@ test('a process killed mid-upload (SIGKILL): a new process resumes from the chec
   // Saved: the checkpoint is gone.
   expect((await readdir(checkpoint)).filter((f) => f.endsWith('.json'))).toEqual([])
 }, 90_000) // two Node processes, each loading the SDK from source: slow on a loaded machine
+
+test('a process killed while material-save is in flight (SIGKILL): the rerun saves nothing by itself (save_outcome_unknown), so the asset exists once', async () => {
+  const bytes = testBytes(1 * MiB)
+  const path = await work.file('killed-saving.bin', bytes)
+  const checkpoint = join(work.dir, 'checkpoints-saving')
+  const args = {
+    openUrl: sim.urls.open,
+    token: sim.credentials.openToken,
+    path,
+    checkpoint,
+    partSize: 8 * MiB,
+    parallel: 1,
+  }
+  const assets = () =>
+    sim.control.snapshot().materials.filter((m) => String(m.key).endsWith('killed-saving.bin'))
+  // The service saves the asset, then its answer is held: the process dies before it arrives.
+  sim.control.faults.inject({
+    match: { target: 'open', path: 'material-save' },
+    action: { type: 'latency', ms: 10_000 },
+    when: 'after',
+  })
+  const killed = await run(args, (line, process_) => {
+    if (line.phase !== 'saving') return
+    const poll = setInterval(() => {
+      if (assets().length === 0) return
+      clearInterval(poll)
+      process_.kill('SIGKILL')
+    }, 5)
+  })
+  expect(killed.signal).toBe('SIGKILL')
+  sim.control.faults.clear()
+  expect(assets()).toHaveLength(1)
+
+  // The same command again: the checkpoint says the save was sent; nothing is saved again.
+  const lines: Line[] = []
+  const rerun = await run(args, (line) => lines.push(line))
+  expect(rerun.code).toBe(1)
+  expect(lines.at(-1)).toMatchObject({ code: 'save_outcome_unknown' })
+  expect(assets()).toHaveLength(1)
+  // A second rerun still does not save (the checkpoint stays until the caller decides).
+  await run(args, () => {})
+  expect(assets()).toHaveLength(1)
+
+  // Only the caller's explicit word saves again (here it makes the second asset it warns of).
+  let asset: UploadedAsset | undefined
+  const forced = await run({ ...args, saveAgain: true }, (line) => {
+    asset ??= line.done
+  })
+  expect(forced.code).toBe(0)
+  expect(asset?.size).toBe(bytes.length)
+  expect(assets()).toHaveLength(2)
+  expect((await readdir(checkpoint)).filter((f) => f.endsWith('.json'))).toEqual([])
+}, 90_000)

@@ -43,7 +43,7 @@ export async function startServers(dist: string, sim: RunningSimulator): Promise
     token: sim.credentials.openToken,
     authorize: (request) =>
       request.headers.get('authorization') === 'Bearer alice-session' ? { id: 'alice' } : false,
-    cors: { origin: page.origin },
+    allowedOrigins: [page.origin],
   })
   const api = new Hono()
   api.all('/api/upload/*', (c) => proxy(c.req.raw))

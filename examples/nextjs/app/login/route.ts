@@ -1,4 +1,4 @@
-import { SESSION_COOKIE } from '@/lib/session'
+import { SESSION_COOKIE, sessionValue } from '@/lib/session'
 
 /** The demo's sign-in: sets the session cookie and goes back to the page. */
 export function GET(request: Request) {
@@ -7,7 +7,7 @@ export function GET(request: Request) {
     status: 303,
     headers: {
       location: '/',
-      'set-cookie': `${SESSION_COOKIE}=${encodeURIComponent(user)}; Path=/; HttpOnly; SameSite=Lax`,
+      'set-cookie': `${SESSION_COOKIE}=${sessionValue(user)}; Path=/; HttpOnly; SameSite=Lax`,
     },
   })
 }

@@ -1,4 +1,5 @@
 import { refuseRelativeKey } from '../upload/key.ts'
+import { nodeCrypto } from '../upload/oss/hmac.ts'
 
 /**
  * Each caller's upload directory: `<dir of the STS answer><mark>/`, where the mark is an HMAC of
@@ -24,12 +25,18 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
-/** Compares in time independent of where the texts differ: a mark is a MAC. */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false
-  let difference = 0
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return difference === 0
+/**
+ * Whether two marks are equal, in time independent of where they differ (a mark is a MAC):
+ * `crypto.timingSafeEqual` where `node:crypto` is (Node, Bun, Deno); elsewhere (edge runtimes)
+ * the SHA-256 digests of both are compared, which tells a timing attacker nothing about the mark.
+ */
+async function sameMark(a: string, b: string): Promise<boolean> {
+  const x = encoder.encode(a)
+  const y = encoder.encode(b)
+  if (x.byteLength !== y.byteLength) return false
+  if (nodeCrypto) return nodeCrypto.timingSafeEqual(x, y)
+  const [dx, dy] = await Promise.all([crypto.subtle.digest('SHA-256', x), crypto.subtle.digest('SHA-256', y)])
+  return base64url(new Uint8Array(dx)) === base64url(new Uint8Array(dy))
 }
 
 /** Web Crypto (Node, Deno, Bun, edge runtimes alike): no `node:` import in the proxy. */
@@ -62,7 +69,7 @@ export function createCallerDirs(secret: string): CallerDirs {
           .slice(0, i)
           .map((s) => `${s}/`)
           .join('')
-        if (sameText(segments[i] as string, await mark(prefix, callerId))) return true
+        if (await sameMark(segments[i] as string, await mark(prefix, callerId))) return true
       }
       return false
     },

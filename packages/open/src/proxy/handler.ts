@@ -5,21 +5,24 @@ import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import { createOpenClient } from '../client.ts'
 import { createCallerDirs } from './caller-dir.ts'
+import { createProxyCredentials } from './credentials.ts'
 import {
-  issueCredential,
   listOrgs,
   operationOf,
   type ProxyContext,
   type ProxyOperation,
   saveMaterials,
+  signObjectRequests,
 } from './operations.ts'
 import {
   checkProxyOptions,
+  DEFAULT_CREDENTIAL_TTL_MS,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_SIGNED_URL_TTL_SECONDS,
   type UploadProxyCaller,
-  type UploadProxyCors,
   type UploadProxyOptions,
 } from './options.ts'
+import { type OriginAllowed, originCheck, refuseForgery } from './request-guard.ts'
 import { failure, upstreamFailure } from './responses.ts'
 
 /** A Web-standard handler: mount it on any path prefix of Hono, Next.js, Express (through an adapter)... */
@@ -29,9 +32,9 @@ const OPERATIONS: Record<
   ProxyOperation,
   (ctx: ProxyContext, caller: UploadProxyCaller, request: Request) => Promise<Response>
 > = {
-  'sts-tmp': issueCredential,
   'org-info': listOrgs,
   'material-save': saveMaterials,
+  'oss-sign': signObjectRequests,
 }
 
 /** The caller, or the 401/403 answer; the hook runs before anything reaches the service. */
@@ -59,34 +62,41 @@ async function authorize(
   return caller
 }
 
-function corsOf(options: UploadProxyCors) {
-  const { origin } = options
+function corsOf(allowed: OriginAllowed, credentials: boolean) {
   return cors({
-    origin:
-      typeof origin === 'function'
-        ? (requestOrigin) => (origin(requestOrigin) ? requestOrigin : null)
-        : typeof origin === 'string'
-          ? origin
-          : [...origin],
+    origin: (requestOrigin) => (allowed(requestOrigin) ? requestOrigin : null),
     allowMethods: ['POST'],
-    credentials: options.credentials ?? false,
+    credentials,
     maxAge: 600,
   })
 }
 
 /**
- * The upload proxy: the three calls a browser upload makes (`sts-tmp`, `org-info`,
- * `material-save`, at the open API's own paths under wherever it is mounted), made with the
- * server's token for callers `authorize` lets through. See the package README, "Upload proxy".
+ * The upload proxy: what a browser upload needs (`org-info`, `material-save` at the open API's
+ * own paths, and `oss/sign`, under wherever it is mounted), for callers `authorize` lets through.
+ * The server's token and STS credential stay here: a browser gets URLs signed for its own
+ * objects, one request at a time. See the package README, "Upload proxy".
  */
 export function createUploadProxy(options: UploadProxyOptions): UploadProxy {
   checkProxyOptions(options)
-  const { authorize: _authorize, secret, cors: corsOptions, maxBodyBytes, ...clientOptions } = options
+  const {
+    authorize: _authorize,
+    secret,
+    allowedOrigins,
+    allowCredentials,
+    signedUrlTtlSeconds = DEFAULT_SIGNED_URL_TTL_SECONDS,
+    credentialTtlMs = DEFAULT_CREDENTIAL_TTL_MS,
+    maxBodyBytes,
+    ...clientOptions
+  } = options
   const open = createOpenClient(clientOptions)
-  const ctx: ProxyContext = { open, dirs: createCallerDirs(secret ?? options.token.value) }
+  const credentials = createProxyCredentials(() => open.credentials(), credentialTtlMs)
+  const dirs = createCallerDirs(secret ?? options.token.value)
+  const ctx: ProxyContext = { open, credentials, dirs, signedUrlTtlSeconds }
   const logger = redactingLogger(options.logger, createRedactor([options.token.value, secret]))
+  const allowed = originCheck(allowedOrigins)
   const app = new Hono()
-  if (corsOptions) app.use('*', corsOf(corsOptions))
+  if (allowedOrigins !== undefined) app.use('*', corsOf(allowed, allowCredentials ?? false))
   app.post(
     '*',
     bodyLimit({
@@ -97,6 +107,8 @@ export function createUploadProxy(options: UploadProxyOptions): UploadProxy {
     async (c) => {
       const operation = operationOf(new URL(c.req.url).pathname)
       if (!operation) return notFound()
+      const forged = refuseForgery(c.req.raw, allowed)
+      if (forged) return forged
       const caller = await authorize(options, logger, c.req.raw)
       if (caller instanceof Response) return caller
       try {
@@ -122,4 +134,8 @@ export function createUploadProxy(options: UploadProxyOptions): UploadProxy {
 }
 
 const notFound = () =>
-  failure(404, 'not_found', 'The upload proxy answers sts-tmp, org-info and material-save only.')
+  failure(
+    404,
+    'not_found',
+    'The upload proxy answers org-info, material-save and oss/sign only: it signs object requests and never hands out credentials (no sts-tmp).',
+  )

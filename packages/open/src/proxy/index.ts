@@ -7,6 +7,5 @@ export { createUploadProxy, type UploadProxy } from './handler.ts'
 export type {
   UploadProxyAuthorize,
   UploadProxyCaller,
-  UploadProxyCors,
   UploadProxyOptions,
 } from './options.ts'

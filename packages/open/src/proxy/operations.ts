@@ -8,24 +8,41 @@ import { parseInput } from '@service-sdk/core/internal'
 import type { OpenClient } from '../client.ts'
 import { materialSaveOrgId } from '../org-id.ts'
 import type { CallerDirs } from './caller-dir.ts'
+import type { ProxyCredentials } from './credentials.ts'
 import type { UploadProxyCaller } from './options.ts'
 import { failure, success } from './responses.ts'
+import { checkSignInput, signRequests } from './signing.ts'
 
 /** What an operation of the proxy works with. */
 export interface ProxyContext {
   /** The server's client: the token is in it and nowhere else. */
   open: OpenClient
+  /** The server's STS credential, for signing: it never leaves the server. */
+  credentials: ProxyCredentials
   dirs: CallerDirs
+  signedUrlTtlSeconds: number
 }
 
-/** The calls an upload makes, by the last segment of the open API path. */
-export type ProxyOperation = 'sts-tmp' | 'org-info' | 'material-save'
+/** The calls a browser upload makes: two of the open API's, and the signing of object requests. */
+export type ProxyOperation = 'org-info' | 'material-save' | 'oss-sign'
 
-const PATH = /\/open-api\/standard\/call\/service\/(sts-tmp|org-info|material-save)\/?$/
+const PATH = /\/(?:open-api\/standard\/call\/service\/(org-info|material-save)|(oss)\/sign)\/?$/
 
 /** The operation a request path names (the proxy may be mounted under any prefix), or undefined. */
 export function operationOf(pathname: string): ProxyOperation | undefined {
-  return PATH.exec(pathname)?.[1] as ProxyOperation | undefined
+  const match = PATH.exec(pathname)
+  return match ? ((match[1] ?? 'oss-sign') as ProxyOperation) : undefined
+}
+
+/** A request body as JSON (ids kept exact), or the 400 answer. */
+async function jsonBody(request: Request, what: string): Promise<unknown> {
+  try {
+    return parseServiceJson(await request.text())
+  } catch {
+    return failure(400, 'validation_error', `The ${what} body is not JSON.`, {
+      issues: [{ path: '', message: 'must be a JSON object' }],
+    })
+  }
 }
 
 /** Collects the service's traceId of a call, to pass it on in the proxy's envelope. */
@@ -39,19 +56,27 @@ function tracing(signal?: AbortSignal): CallOptions & { traceId?: string | undef
   return call
 }
 
-/** sts-tmp: the temporary credential, its directory narrowed to the caller's; nothing else of the answer. */
-export async function issueCredential(ctx: ProxyContext, caller: UploadProxyCaller, request: Request) {
-  const call = tracing(request.signal)
-  const c = await ctx.open.credentials(call)
-  const credential = {
-    endPoint: c.endPoint,
-    bucket: c.bucket,
-    dir: await ctx.dirs.dirFor(c.dir, caller.id),
-    accessKeyId: c.accessKeyId,
-    accessKeySecret: c.accessKeySecret,
-    securityToken: c.securityToken,
+/**
+ * oss-sign: the browser's object requests, each checked (an upload's requests only, each for a
+ * key in the caller's own directory) and signed in its URL with the server's credential, or all
+ * refused (403) with nothing signed. With no request: where the caller's objects go.
+ */
+export async function signObjectRequests(ctx: ProxyContext, caller: UploadProxyCaller, request: Request) {
+  const body = await jsonBody(request, 'oss-sign')
+  if (body instanceof Response) return body
+  const input = await checkSignInput(body, (key) => ctx.dirs.owns(key, caller.id))
+  if ('issues' in input) {
+    const { issues } = input
+    return input.outside
+      ? failure(403, 'outside_upload_dir', "Only requests for the caller's own objects are signed.", {
+          issues,
+        })
+      : failure(400, 'validation_error', 'The upload proxy signs the object requests of an upload only.', {
+          issues,
+        })
   }
-  return success(credential, call.traceId)
+  const dir = (stsDir: string) => ctx.dirs.dirFor(stsDir, caller.id)
+  return success(await signRequests(ctx.credentials, input, dir, ctx.signedUrlTtlSeconds), undefined)
 }
 
 const allows = (caller: UploadProxyCaller, orgId: unknown) =>
@@ -70,14 +95,8 @@ export async function listOrgs(ctx: ProxyContext, caller: UploadProxyCaller, req
  * connection: a save that may have reached the service is not cut off half-way.
  */
 export async function saveMaterials(ctx: ProxyContext, caller: UploadProxyCaller, request: Request) {
-  let body: unknown
-  try {
-    body = parseServiceJson(await request.text())
-  } catch {
-    return failure(400, 'validation_error', 'The material-save body is not JSON.', {
-      issues: [{ path: '', message: 'must be a JSON object' }],
-    })
-  }
+  const body = await jsonBody(request, 'material-save')
+  if (body instanceof Response) return body
   const input = parseInput(materialSaveRequestSchema, body, 'material-save request')
   const outside: ValidationIssue[] = []
   for (const [i, material] of input.materials.entries()) {

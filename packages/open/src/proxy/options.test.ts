@@ -22,7 +22,10 @@ describe('upload proxy options', () => {
   test('valid options pass', () => {
     expect(issuesOf({})).toEqual([])
     expect(
-      issuesOf({ cors: { origin: ['https://a.example'], credentials: true }, maxBodyBytes: 4096 }),
+      issuesOf({ allowedOrigins: ['https://a.example'], allowCredentials: true, maxBodyBytes: 4096 }),
+    ).toEqual([])
+    expect(
+      issuesOf({ allowedOrigins: (origin) => origin.endsWith('.example'), signedUrlTtlSeconds: 60 }),
     ).toEqual([])
   })
 
@@ -31,8 +34,13 @@ describe('upload proxy options', () => {
     expect(issuesOf({ secret: 'short' })).toEqual(['secret'])
     expect(issuesOf({ maxBodyBytes: 10 })).toEqual(['maxBodyBytes'])
     expect(issuesOf({ maxBodyBytes: 1.5e3 + 0.5 })).toEqual(['maxBodyBytes'])
-    expect(issuesOf({ cors: { origin: 42 as never } })).toEqual(['cors.origin'])
-    expect(issuesOf({ cors: { origin: '*', credentials: true } })).toEqual(['cors'])
+    expect(issuesOf({ allowedOrigins: 42 as never })).toEqual(['allowedOrigins'])
+    expect(issuesOf({ allowedOrigins: ['*'] })).toEqual(['allowedOrigins'])
+    expect(issuesOf({ allowedOrigins: ['https://a.example/path'] })).toEqual(['allowedOrigins'])
+    expect(issuesOf({ signedUrlTtlSeconds: 0 })).toEqual(['signedUrlTtlSeconds'])
+    expect(issuesOf({ signedUrlTtlSeconds: 3601 })).toEqual(['signedUrlTtlSeconds'])
+    expect(issuesOf({ signedUrlTtlSeconds: Number.NaN })).toEqual(['signedUrlTtlSeconds'])
+    expect(issuesOf({ credentialTtlMs: -1 })).toEqual(['credentialTtlMs'])
   })
 
   test('the error names no secret', () => {

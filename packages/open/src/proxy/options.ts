@@ -30,14 +30,6 @@ export type UploadProxyAuthorize = (
   request: Request,
 ) => UploadProxyCaller | false | Promise<UploadProxyCaller | false>
 
-/** CORS for a page on another origin than the proxy. */
-export interface UploadProxyCors {
-  /** The page origins allowed, e.g. `['https://app.example.com']`, or a check of the `Origin` header. */
-  origin: string | readonly string[] | ((origin: string) => boolean)
-  /** Allow cookies (the browser client's `credentials: 'include'`). Default false. */
-  credentials?: boolean
-}
-
 export interface UploadProxyOptions extends ClientOptions {
   /** `{open_url}` of the service. */
   openUrl: string
@@ -51,8 +43,25 @@ export interface UploadProxyOptions extends ClientOptions {
    * (and uploads in progress) across a token rotation.
    */
   secret?: string
-  /** Answer CORS for pages on these origins. Default: none (the page and the proxy share an origin). */
-  cors?: UploadProxyCors
+  /**
+   * Page origins besides the proxy's own that may call it, e.g. `['https://app.example.com']`, or
+   * a check of the `Origin` header. The proxy answers their CORS preflights, and refuses a request
+   * from any other origin (403 `origin_not_allowed`) before `authorize` runs. Default: none (only
+   * pages on the proxy's own origin).
+   */
+  allowedOrigins?: readonly string[] | ((origin: string) => boolean)
+  /** Let `allowedOrigins` send cookies (the browser client's `credentials: 'include'`). Default false. */
+  allowCredentials?: boolean
+  /**
+   * How long each URL the proxy signs for a browser is valid, in seconds: requests are signed just
+   * before they are sent, so this only has to cover the way to the store. Default 300, at most 3600.
+   */
+  signedUrlTtlSeconds?: number
+  /**
+   * How long the proxy reuses its STS credential for signing (sts-tmp does not say when it
+   * expires). Default 300,000 ms.
+   */
+  credentialTtlMs?: number
   /** Largest request body accepted, in bytes. Default 262,144 (a material-save of 100 assets is far below). */
   maxBodyBytes?: number
   /** The body form material-save is sent in to the service (see the client's option). Default `'top-level'`. */
@@ -60,6 +69,8 @@ export interface UploadProxyOptions extends ClientOptions {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024
+export const DEFAULT_SIGNED_URL_TTL_SECONDS = 300
+export const DEFAULT_CREDENTIAL_TTL_MS = 5 * 60_000
 
 /** Throws `ServiceValidationError` for options the proxy cannot run with, before any request. */
 export function checkProxyOptions(options: UploadProxyOptions): void {
@@ -74,15 +85,25 @@ export function checkProxyOptions(options: UploadProxyOptions): void {
   if (max !== undefined && !(Number.isInteger(max) && max >= 1024)) {
     issues.push({ path: 'maxBodyBytes', message: 'must be an integer of at least 1024' })
   }
-  const origin = options.cors?.origin
-  if (
-    options.cors !== undefined &&
-    !(typeof origin === 'string' || typeof origin === 'function' || Array.isArray(origin))
-  ) {
-    issues.push({ path: 'cors.origin', message: 'must be an origin, a list of origins, or a function' })
+  const origins = options.allowedOrigins
+  if (origins !== undefined && typeof origins !== 'function') {
+    const valid =
+      Array.isArray(origins) &&
+      origins.every((o) => typeof o === 'string' && URL.canParse(o) && new URL(o).origin === o)
+    if (!valid)
+      issues.push({
+        path: 'allowedOrigins',
+        message:
+          "must be a list of origins such as 'https://app.example.com' (no path, no '*'), or a function",
+      })
   }
-  if (origin === '*' && options.cors?.credentials) {
-    issues.push({ path: 'cors', message: "origin '*' cannot be combined with credentials: list the origins" })
+  const ttl = options.signedUrlTtlSeconds
+  if (ttl !== undefined && !(Number.isInteger(ttl) && ttl >= 1 && ttl <= 3600)) {
+    issues.push({ path: 'signedUrlTtlSeconds', message: 'must be an integer from 1 to 3600' })
+  }
+  const credentialTtl = options.credentialTtlMs
+  if (credentialTtl !== undefined && !(Number.isFinite(credentialTtl) && credentialTtl >= 0)) {
+    issues.push({ path: 'credentialTtlMs', message: 'must be a number of milliseconds, 0 or more' })
   }
   if (issues.length > 0) throw new ServiceValidationError('upload proxy options', issues)
 }

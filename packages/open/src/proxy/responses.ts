@@ -11,8 +11,13 @@ import {
 } from '@service-sdk/core'
 
 // The proxy answers in the open API's own envelope, so the browser's client reads its answers
-// (and its refusals) exactly as it would read the service's.
-const HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
+// (and its refusals) exactly as it would read the service's. No answer is cached (they hold
+// signed URLs and a caller's spaces) or read as anything but JSON.
+const HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+}
 
 /** `{code: '0', message, result, traceId}`: the service's success envelope. */
 export function success(result: unknown, traceId: string | undefined): Response {

@@ -1,6 +1,17 @@
 import type { Logger } from '@service-sdk/core'
-import { z } from 'zod'
-import type { DonePart } from './oss-adapter.ts'
+import {
+  array,
+  atLeast,
+  atMost,
+  boolean,
+  custom,
+  number,
+  object,
+  optional,
+  type Rule,
+  string,
+} from './option-rules.ts'
+import type { DonePart } from './oss/types.ts'
 import { type SourceFingerprint, sameSource } from './source-fingerprint.ts'
 
 export type { SourceFingerprint }
@@ -23,6 +34,11 @@ export interface UploadCheckpoint {
   parts: DonePart[]
   /** The object is complete: only material-save is left. */
   uploaded?: boolean
+  /**
+   * When material-save was sent for it (epoch ms): from then until the checkpoint is removed, the
+   * asset may exist, and the upload does not save again by itself (`save_outcome_unknown`).
+   */
+  saveSentAt?: number
 }
 
 /**
@@ -36,33 +52,29 @@ export interface CheckpointStore {
   remove(source: SourceFingerprint): void | Promise<void>
 }
 
-// Classic zod, as core's schemas: no module of the browser entry imports this one at run time; it
-// loads with the upload engine, after the API's schemas (the sts-tmp answer) have loaded zod.
-const count = z.int().nonnegative()
-const fingerprintSchema = z.object({
-  name: z.string(),
+// Hand-written rules (option-rules.ts), not zod: a checkpoint is read in the browser's upload
+// path, where zod would be most of the page's weight (test/browser-size.test.ts).
+const count = number({ int: true }, atLeast(0))
+const fingerprintRule = object<SourceFingerprint>({ name: string(), size: count, lastModified: number({}) })
+const partRule = object<DonePart>({
+  number: number({ int: true }, atLeast(1), atMost(10_000)),
+  etag: string(),
   size: count,
-  lastModified: z.number(),
+  crc: optional(string(undefined, (v) => (/^\d+$/.test(v) ? undefined : 'must be decimal digits'))),
 })
 
-/** A loaded checkpoint is input like any other: checked before it is trusted. */
-export const checkpointSchema = z.object({
-  version: z.literal(1),
-  source: fingerprintSchema,
-  endpoint: z.string(),
-  bucket: z.string(),
-  key: z.string().min(1),
-  partSize: z.int().positive(),
-  uploadId: z.string().min(1).optional(),
-  parts: z.array(
-    z.object({
-      number: z.int().min(1).max(10_000),
-      etag: z.string(),
-      size: count,
-      crc: z.string().regex(/^\d+$/).optional(),
-    }),
-  ),
-  uploaded: z.boolean().optional(),
+/** A loaded checkpoint is input like any other: checked before it is trusted (unknown fields dropped). */
+export const checkpointRule: Rule<UploadCheckpoint> = object<UploadCheckpoint>({
+  version: custom<1>((v) => v === 1, 'Invalid input: expected 1'),
+  source: fingerprintRule,
+  endpoint: string(),
+  bucket: string(),
+  key: string('must not be empty'),
+  partSize: number({ int: true }, atLeast(1)),
+  uploadId: optional(string('must not be empty')),
+  parts: array(partRule),
+  uploaded: optional(boolean),
+  saveSentAt: optional(number({})),
 })
 
 /** The checkpoint saved for `source`, when there is a valid one. */
@@ -79,17 +91,12 @@ export async function loadCheckpoint(
     return undefined
   }
   if (loaded === undefined || loaded === null) return undefined
-  const parsed = checkpointSchema.safeParse(loaded)
-  if (!parsed.success || !sameSource(parsed.data.source, source)) {
+  const parsed = checkpointRule(loaded)
+  if (parsed.issues.length > 0 || !sameSource(parsed.value.source, source)) {
     log.warn('upload: ignoring a checkpoint that does not match the source; starting over')
     return undefined
   }
-  const { uploadId, uploaded, ...rest } = parsed.data
-  return {
-    ...rest,
-    ...(uploadId === undefined ? {} : { uploadId }),
-    ...(uploaded === undefined ? {} : { uploaded }),
-  }
+  return parsed.value
 }
 
 export interface CheckpointWriter {

@@ -2,7 +2,7 @@ import { directoryPrefix } from './key.ts'
 import type { EngineDeps } from './object-job.ts'
 import { parseWith } from './option-rules.ts'
 import { cleanupOptionsRule, type ResolvedDefaults } from './options.ts'
-import type { OpenUpload } from './oss-adapter.ts'
+import type { OpenUpload } from './oss/types.ts'
 import { ossCaller } from './oss-call.ts'
 import type { CleanupOptions, CleanupResult } from './types.ts'
 
@@ -24,7 +24,7 @@ export async function cleanupUploads(
   const context = { signal, timeoutMs: deps.defaults.timeoutMs, onBodyBytes: () => {} }
   const oss = ossCaller(deps, context, deps.defaults.retry)
   const { entry } = await oss.lease()
-  const prefix = directoryPrefix(entry.credential.dir)
+  const prefix = directoryPrefix(entry.access.dir)
   const listed = await oss.call({ op: 'ListMultipartUploads' }, (c) => c.listUploads(prefix))
   const cutoff = Date.now() - olderThanMs
   const result: CleanupResult = { aborted: [], failed: [] }

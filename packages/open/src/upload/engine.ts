@@ -1,4 +1,4 @@
-// The upload engine proper (sending objects, ali-oss, CRC-64, cleanup): loaded on first use by
+// The upload engine proper (sending objects, the OSS layer, CRC-64, cleanup): loaded on first use by
 // load-engine.ts, so that a page importing the client does not download it up front.
 export { cleanupUploads } from './cleanup.ts'
 export { sendObject } from './object-upload.ts'

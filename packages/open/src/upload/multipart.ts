@@ -1,8 +1,9 @@
 import { type Logger, UploadError } from '@service-sdk/core'
 import { crc64Combine } from './crc64.ts'
-import type { DonePart, OssClient } from './oss-adapter.ts'
+import type { OssClient } from './oss/connection.ts'
+import { isOssFailure } from './oss/failure.ts'
+import type { DonePart } from './oss/types.ts'
 import type { OssCaller } from './oss-call.ts'
-import { isOssFailure } from './oss-failure.ts'
 import type { PartFeed, PartJob } from './part-feed.ts'
 import type { RandomAccessSource } from './platform.ts'
 import type { ProgressTracker } from './progress.ts'
@@ -10,6 +11,8 @@ import { sourceError } from './source-error.ts'
 
 export interface MultipartContext {
   key: string
+  /** The object's type, where the signer has no table for its key's extension (a browser File's). */
+  type: string | undefined
   oss: OssCaller
   progress: ProgressTracker
   parallel: number
@@ -41,7 +44,7 @@ export async function sendMultipart(
   const done = new Map<number, DonePart>()
   const resumed = resume ? await listStored(ctx, resume, done) : undefined
   const uploadId =
-    resumed ?? (await ctx.oss.call({ op: 'InitiateMultipartUpload' }, (c) => c.initiate(ctx.key)))
+    resumed ?? (await ctx.oss.call({ op: 'InitiateMultipartUpload' }, (c) => c.initiate(ctx.key, ctx.type)))
   await ctx.onState({ uploadId, parts: sorted(done) })
   for (const part of done.values()) ctx.progress.already(part.size)
   await sendParts(ctx, uploadId, feed(new Set(done.keys())), done)

@@ -1,15 +1,15 @@
 import type { Logger, MaterialInput } from '@service-sdk/core'
+import type { AccessCache } from './access-cache.ts'
 import type { UploadCheckpoint } from './checkpoint.ts'
-import type { CredentialsCache } from './credentials-cache.ts'
 import type { Gate } from './gate.ts'
 import type { AssetFields, TransferSettings } from './options.ts'
 import type { UploadPlatform } from './platform.ts'
 import type { ProgressTracker } from './progress.ts'
 
-/** What the engine needs from the client: the platform, the shared credentials, the logger. */
+/** What the engine needs from the client: the platform, the shared store access, the logger. */
 export interface EngineDeps {
   platform: UploadPlatform
-  credentials: CredentialsCache
+  access: AccessCache
   logger: Logger
 }
 
@@ -47,6 +47,15 @@ export interface ObjectJob {
 /** An object complete in the storage, and the material that registers it. */
 export interface UploadedObject {
   material: MaterialInput
+  /**
+   * When an earlier run sent material-save for this object without learning the outcome (its
+   * checkpoint says so): the asset may exist already.
+   */
+  saveSentAt: number | undefined
+  /** Before material-save is sent: the checkpoint records that it was, so a crash cannot lead to a second save. */
+  saving(): Promise<void>
+  /** material-save was refused (it created nothing): the checkpoint forgets that it was sent. */
+  saveRefused(): Promise<void>
   /** Forget the checkpoint: call once the asset is saved. */
   finish(): Promise<void>
 }

@@ -4,7 +4,8 @@ import { type SentObject, verifyObject } from './integrity.ts'
 import { directoryPrefix, MAX_KEY_BYTES, uniqueKey } from './key.ts'
 import { type ResumeParts, resumeParts, sendMultipart } from './multipart.ts'
 import type { EngineDeps, ObjectJob, ResumePoint, UploadedObject } from './object-job.ts'
-import { endpointUrl, type OssBody } from './oss-adapter.ts'
+import { endpointUrl } from './oss/connection.ts'
+import type { OssBody } from './oss/types.ts'
 import { type OssCaller, ossCaller } from './oss-call.ts'
 import { type PartFeed, partSizeFor, randomAccessFeed, sequentialFeed } from './part-feed.ts'
 import type { RandomAccessSource, SequentialSource } from './platform.ts'
@@ -79,10 +80,16 @@ class ObjectUpload {
     const size = resume?.uploaded ? await this.#storedSize() : undefined
     const stored = size ?? (await this.#upload(resume?.uploaded ? undefined : resume))
     state.completed = true
-    await this.#save({ uploaded: true }, resume?.partSize ?? transfer.partSize)
+    const partSize = resume?.partSize ?? transfer.partSize
+    // A save an earlier run sent stays remembered until the asset is known to be saved.
+    const saveSentAt = resume?.uploaded ? resume.saveSentAt : undefined
+    await this.#save({ uploaded: true, saveSentAt }, partSize)
     const writer = this.#writer
     return {
       material: materialOf(this.#job, this.#prepared, this.#key, stored),
+      saveSentAt,
+      saving: () => this.#save({ uploaded: true, saveSentAt: Date.now() }, partSize) ?? Promise.resolve(),
+      saveRefused: () => this.#save({ uploaded: true, saveSentAt: undefined }, partSize) ?? Promise.resolve(),
       finish: () => writer?.remove() ?? Promise.resolve(),
     }
   }
@@ -96,9 +103,9 @@ class ObjectUpload {
       (transfer.checkpoint && this.#writer && source.fingerprint
         ? await loadCheckpoint(transfer.checkpoint, source.fingerprint, this.#deps.logger)
         : undefined)
-    const { credential } = (await this.#oss.lease()).entry
-    const dir = directoryPrefix(credential.dir)
-    this.#where = { endpoint: endpointUrl(credential.endPoint), bucket: credential.bucket }
+    const { access } = (await this.#oss.lease()).entry
+    const dir = directoryPrefix(access.dir)
+    this.#where = { endpoint: endpointUrl(access.endPoint), bucket: access.bucket }
     const resume =
       saved &&
       saved.endpoint === this.#where.endpoint &&
@@ -180,7 +187,7 @@ class ObjectUpload {
       progress.restart(0)
       made = body()
       try {
-        return await client.put(this.#key, made)
+        return await client.put(this.#key, made, this.#prepared.source.contentType)
       } catch (error) {
         throw made.failure === undefined ? error : sourceError(made.failure)
       }
@@ -202,6 +209,7 @@ class ObjectUpload {
     }
     const context = {
       key: this.#key,
+      type: this.#prepared.source.contentType,
       oss: this.#oss,
       progress,
       parallel: transfer.parallel,
@@ -214,15 +222,20 @@ class ObjectUpload {
   }
 
   /** Records where the upload stands: in memory for `retry()`, and in the checkpoint. */
-  #save(change: Partial<ResumePoint>, partSize: number): Promise<void> | undefined {
+  #save(
+    change: Omit<Partial<ResumePoint>, 'saveSentAt'> & { saveSentAt?: number | undefined },
+    partSize: number,
+  ) {
     const { state } = this.#job
+    const { saveSentAt, ...rest } = change
     state.point = {
       ...this.#where,
       key: this.#key,
       partSize,
       parts: [],
       ...(state.uploadId === undefined ? {} : { uploadId: state.uploadId }),
-      ...change,
+      ...rest,
+      ...(saveSentAt === undefined ? {} : { saveSentAt }),
     }
     const fingerprint = this.#prepared.source.fingerprint
     return this.#writer && fingerprint

@@ -182,6 +182,15 @@ export type Shape<T> = { [K in keyof T]-?: Rule<T[K]> }
  * shape's order, then one issue naming the keys it does not know.
  */
 export function strictObject<T>(shape: Shape<T>): Rule<T> {
+  return objectRule(shape, true)
+}
+
+/** A plain object with the keys of `shape`; other keys are dropped (zod's `object`). */
+export function object<T>(shape: Shape<T>): Rule<T> {
+  return objectRule(shape, false)
+}
+
+function objectRule<T>(shape: Shape<T>, strict: boolean): Rule<T> {
   const keys = Object.keys(shape) as Array<keyof T & string>
   const known = new Set<string>(keys)
   return (input) => {
@@ -206,7 +215,7 @@ export function strictObject<T>(shape: Shape<T>): Rule<T> {
     }
     const unknownKeys: string[] = []
     // Inherited enumerable keys count too, as in zod (`for...in`).
-    for (const key in fields) if (!known.has(key)) unknownKeys.push(key)
+    if (strict) for (const key in fields) if (!known.has(key)) unknownKeys.push(key)
     if (unknownKeys.length > 0) {
       const list = unknownKeys.map((k) => `"${k}"`).join(', ')
       issues.push(issue(`Unrecognized key${unknownKeys.length > 1 ? 's' : ''}: ${list}`, false))

@@ -146,7 +146,10 @@ export interface CheckedUploadOptions extends AssetFields, TransferOptions {
   orgId?: string | undefined
   key?: string | undefined
   onProgress?: ((progress: never) => void) | undefined
+  saveAgain?: boolean | undefined
 }
+
+const saveAgain = r.optional(r.boolean)
 
 export const uploadOptionsRule = r.strictObject<CheckedUploadOptions>({
   ...fieldsShape,
@@ -154,6 +157,7 @@ export const uploadOptionsRule = r.strictObject<CheckedUploadOptions>({
   orgId: r.optional(id),
   key: r.optional(key),
   onProgress,
+  saveAgain,
 })
 
 export interface CheckedUploadManyItem extends AssetFields {
@@ -173,6 +177,7 @@ export interface CheckedUploadManyOptions
   orgId?: string | undefined
   concurrency?: number | undefined
   onProgress?: ((progress: never) => void) | undefined
+  saveAgain?: boolean | undefined
 }
 
 export const uploadManyOptionsRule = r.strictObject<CheckedUploadManyOptions>({
@@ -184,6 +189,7 @@ export const uploadManyOptionsRule = r.strictObject<CheckedUploadManyOptions>({
   orgId: r.optional(id),
   concurrency,
   onProgress,
+  saveAgain,
 })
 
 interface CheckedDefaults extends Omit<TransferOptions, 'checkpoint' | 'keepPartsOnFailure' | 'signal'> {

@@ -2,8 +2,8 @@ import { type Logger, UploadError } from '@service-sdk/core'
 import { backoffDelay, type RetryPolicy, sleep } from '@service-sdk/core/internal'
 import type { Gate } from './gate.ts'
 import type { EngineDeps } from './object-job.ts'
-import type { OssClient } from './oss-adapter.ts'
-import { OssFailure } from './oss-failure.ts'
+import type { OssClient } from './oss/connection.ts'
+import { OssFailure } from './oss/failure.ts'
 import type { RequestContext } from './platform.ts'
 import { type Lease, OssSession } from './session.ts'
 
@@ -25,8 +25,8 @@ export function ossCaller(
   retry: RetryPolicy,
   gate?: Gate | undefined,
 ): OssCaller {
-  const { credentials, logger } = deps
-  const session = new OssSession({ credentials, http: deps.platform.http, context, logger })
+  const { access, platform, logger } = deps
+  const session = new OssSession({ access, platform, context, logger })
   return new OssCaller({ session, retry, signal: context.signal, logger, gate })
 }
 

@@ -1,7 +1,7 @@
 import { UploadError } from '@service-sdk/core'
 import { abortable } from '@service-sdk/core/internal'
 import { MAX_PARTS } from './options.ts'
-import type { OssBody } from './oss-adapter.ts'
+import type { OssBody } from './oss/types.ts'
 import type { RandomAccessSource, SequentialSource } from './platform.ts'
 import { readSource } from './source-error.ts'
 

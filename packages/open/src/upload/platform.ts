@@ -1,6 +1,7 @@
 import type { CheckpointStore, SourceFingerprint } from './checkpoint.ts'
 import { createCrc64 } from './crc64.ts'
-import type { OssBody, OssHttp } from './oss-adapter.ts'
+import type { SigningPlatform } from './oss/connection.ts'
+import type { OssBody, OssHttp } from './oss/types.ts'
 
 /**
  * What differs between Node and browsers: how sources are read, the HTTP layer of OSS requests,
@@ -18,17 +19,18 @@ export interface UploadPlatform {
   prepare(source: unknown): Promise<PreparedSource>
   /**
    * The HTTP layer of OSS requests, shared by every upload of a client (and every connection it
-   * makes, oss-adapter.ts): each request carries its upload's `RequestContext`.
+   * makes, oss/connection.ts): each request carries its upload's `RequestContext`.
    */
   readonly http: OssHttp
+  /** What this platform adds to the requests it signs (Node: the `mime` table and ali-oss's User-Agent). */
+  readonly signing: SigningPlatform
   /** The store behind `checkpoint: '<directory>'` (Node only: elsewhere it throws `ServiceValidationError`). */
   checkpointDirectory(directory: string): CheckpointStore
 }
 
 /**
- * What one upload attempt's requests go out with (ali-oss, in browsers, passes it as an operation's
- * `ctx` option to its HTTP layer untouched): that is how one connection per credential serves
- * many uploads.
+ * What one upload attempt's requests go out with: that is how one connection per store access
+ * serves many uploads.
  */
 export interface RequestContext {
   /**

@@ -1,16 +1,20 @@
-import type { Id, MaterialInput, SavedMaterial } from '@service-sdk/core'
+import type { Id, SavedMaterial } from '@service-sdk/core'
 import { type OpenApi, saveUploaded } from '../api.ts'
 import { missingAsset } from './missing-asset.ts'
+import type { UploadedObject } from './object-job.ts'
+import { saveMayHaveHappened, saveOutcomeUnknown } from './save-outcome.ts'
 
 interface Waiting {
-  material: MaterialInput
+  uploaded: UploadedObject
   resolve(saved: SavedMaterial): void
   reject(error: unknown): void
 }
 
 /**
- * material-save in batches of `size`: a material joins the next batch and is settled when that
- * batch is saved. A batch goes out when full, or when the caller says no file is left to join it.
+ * material-save in batches of `size`: an object's material joins the next batch and is settled
+ * when that batch is saved. A batch goes out when full, or when the caller says no file is left
+ * to join it. Each object's checkpoint records the save before it is sent; a batch that went
+ * without a clear answer fails its files with `save_outcome_unknown` (never sent again by itself).
  */
 export class SaveBatcher {
   readonly #api: OpenApi
@@ -28,9 +32,9 @@ export class SaveBatcher {
   }
 
   /** Joins the next batch (synchronously); resolves with the saved asset. */
-  join(material: MaterialInput): Promise<SavedMaterial> {
+  join(uploaded: UploadedObject): Promise<SavedMaterial> {
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ material, resolve, reject })
+      this.#waiting.push({ uploaded, resolve, reject })
     })
   }
 
@@ -51,19 +55,29 @@ export class SaveBatcher {
   }
 
   async #save(batch: Waiting[]): Promise<void> {
+    const materials = batch.map((b) => b.uploaded.material)
+    let saved: SavedMaterial[]
     try {
-      const materials = batch.map((b) => b.material)
+      await Promise.all(batch.map((b) => b.uploaded.saving()))
       const orgId = this.#orgId
       const input = orgId === undefined ? { materials } : { orgId, materials }
-      const saved = await saveUploaded(this.#api, input, { signal: this.#signal })
-      const byKey = new Map(saved.map((s) => [s.key, s]))
-      batch.forEach((b, i) => {
-        const asset = byKey.get(b.material.key) ?? saved[i]
-        if (asset) b.resolve(asset)
-        else b.reject(missingAsset(b.material.key))
-      })
+      saved = await saveUploaded(this.#api, input, { signal: this.#signal })
     } catch (error) {
+      const aborted = this.#signal.aborted
+      if (!saveMayHaveHappened(error, aborted)) await Promise.all(batch.map((b) => b.uploaded.saveRefused()))
+      else if (!aborted) {
+        for (const b of batch) b.reject(saveOutcomeUnknown(b.uploaded.material.key, error))
+        return
+      }
       for (const b of batch) b.reject(error)
+      return
     }
+    const byKey = new Map(saved.map((s) => [s.key, s]))
+    batch.forEach((b, i) => {
+      const { key } = b.uploaded.material
+      const asset = byKey.get(key) ?? saved[i]
+      if (asset) b.resolve(asset)
+      else b.reject(saveOutcomeUnknown(key, missingAsset(key)))
+    })
   }
 }

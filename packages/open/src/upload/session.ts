@@ -1,11 +1,12 @@
-import { type Logger, type UploadCredential, UploadError } from '@service-sdk/core'
-import type { CachedCredential, CredentialsCache } from './credentials-cache.ts'
-import { madeConnection, OssClient, type OssHttp, ossConnection } from './oss-adapter.ts'
-import type { RequestContext } from './platform.ts'
+import { type Logger, UploadError } from '@service-sdk/core'
+import type { AccessCache, CachedAccess } from './access-cache.ts'
+import type { StorageAccess } from './oss/access.ts'
+import { OssClient, ossConnection } from './oss/connection.ts'
+import type { RequestContext, UploadPlatform } from './platform.ts'
 
-/** The credential an upload's requests go out with, and the client bound to the upload for it. */
+/** The access an upload's requests go out with, and the client bound to the upload for it. */
 export interface Lease {
-  readonly entry: CachedCredential
+  readonly entry: CachedAccess
   readonly client: OssClient
 }
 
@@ -16,23 +17,23 @@ export interface Lease {
  * (oss-adapter.ts); the lease binds it to this attempt's request context.
  */
 export class OssSession {
-  readonly #credentials: CredentialsCache
-  readonly #http: OssHttp
+  readonly #access: AccessCache
+  readonly #platform: UploadPlatform
   readonly #context: RequestContext
   readonly #logger: Logger
   #current: Lease | undefined
   #swapping: Promise<Lease> | undefined
-  /** The credential the upload started with: its scope (endpoint, bucket, dir) is the upload's. */
-  #scope: UploadCredential | undefined
+  /** The access the upload started with: its scope (endpoint, bucket, dir) is the upload's. */
+  #scope: StorageAccess | undefined
 
   constructor(deps: {
-    credentials: CredentialsCache
-    http: OssHttp
+    access: AccessCache
+    platform: UploadPlatform
     context: RequestContext
     logger: Logger
   }) {
-    this.#credentials = deps.credentials
-    this.#http = deps.http
+    this.#access = deps.access
+    this.#platform = deps.platform
     this.#context = deps.context
     this.#logger = deps.logger
   }
@@ -41,21 +42,25 @@ export class OssSession {
   lease(): Promise<Lease> {
     if (this.#swapping) return this.#swapping
     const current = this.#current ?? this.#startNow()
-    if (current && this.#credentials.isFresh(current.entry)) return Promise.resolve(current)
+    if (current && this.#access.isFresh(current.entry)) return Promise.resolve(current)
     return this.#swap(current, current ? 'age' : 'start')
   }
 
   /**
-   * The first lease when the credential is cached and its connection made (every file of a batch
-   * but the first few): taken at once, without a swap's `finally` and `#next`'s two waits.
+   * The first lease when the access is cached (every file of a batch but the first few): taken
+   * at once, without a swap's `finally` and `#next`'s two waits.
    */
   #startNow(): Lease | undefined {
-    const entry = this.#credentials.fresh()
-    const connection = entry && madeConnection(entry.credential, this.#http)
-    if (!entry || !connection) return undefined
-    this.#scope = entry.credential
-    this.#current = { entry, client: new OssClient(connection, this.#context) }
+    const entry = this.#access.fresh()
+    if (!entry) return undefined
+    this.#scope = entry.access
+    this.#current = { entry, client: this.#client(entry.access) }
     return this.#current
+  }
+
+  #client(access: StorageAccess): OssClient {
+    const { http, signing } = this.#platform
+    return new OssClient(ossConnection(access, http, signing), this.#context)
   }
 
   /**
@@ -75,26 +80,23 @@ export class OssSession {
   }
 
   async #next(from: Lease | undefined, reason: 'start' | 'age' | 'expired'): Promise<Lease> {
-    if (from && reason === 'expired') this.#credentials.invalidate(from.entry)
-    const entry = await this.#credentials.get(this.#context.signal)
-    if (this.#scope && !sameScope(this.#scope, entry.credential)) {
+    if (from && reason === 'expired') this.#access.invalidate(from.entry)
+    const entry = await this.#access.get(this.#context.signal)
+    if (this.#scope && !sameScope(this.#scope, entry.access)) {
       throw new UploadError({
         code: 'credential_scope_changed',
         message:
           'sts-tmp issued credentials for another endpoint, bucket or directory in the middle of the upload: it cannot continue there. Start the upload again.',
       })
     }
-    this.#scope ??= entry.credential
-    const client =
-      this.#current?.entry === entry
-        ? this.#current.client
-        : new OssClient(await ossConnection(entry.credential, this.#http), this.#context)
+    this.#scope ??= entry.access
+    const client = this.#current?.entry === entry ? this.#current.client : this.#client(entry.access)
     this.#current = { entry, client }
     if (from) this.#logger.info('upload: switched to new STS credentials', { reason })
     return this.#current
   }
 }
 
-function sameScope(a: UploadCredential, b: UploadCredential): boolean {
+function sameScope(a: StorageAccess, b: StorageAccess): boolean {
   return a.endPoint === b.endPoint && a.bucket === b.bucket && a.dir === b.dir
 }

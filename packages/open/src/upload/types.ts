@@ -79,6 +79,12 @@ export interface UploadOptions extends UploadAssetFields, UploadTransferOptions 
   /** The object key below the credentials' directory. Default: `<random>/<file name>`, unique. */
   key?: string
   onProgress?: (progress: UploadProgress) => void
+  /**
+   * Save even when material-save was sent for this file before without a clear answer (the
+   * checkpoint remembers it; the upload then fails with `UploadError` `save_outcome_unknown`).
+   * It may make a second asset: look in the space first. Default false.
+   */
+  saveAgain?: boolean
 }
 
 /** The saved asset (material-save's answer), with the size and extension it was saved with. */
@@ -96,8 +102,10 @@ export interface Upload {
   onProgress(listener: (progress: UploadProgress) => void): () => void
   /**
    * Resolves with the saved asset. Rejects with `UploadError` (the object upload failed: part
-   * number, OSS code), `ServiceValidationError`, `ServicePermissionError` (the space is not
-   * writable: nothing was uploaded), another `ServiceError` from material-save, or the abort reason.
+   * number, OSS code; or `save_outcome_unknown`: material-save was sent and no answer said whether
+   * the asset was made, so it is not sent again by itself), `ServiceValidationError`,
+   * `ServicePermissionError` (the space is not writable: nothing was uploaded), another
+   * `ServiceError` from material-save, or the abort reason.
    */
   done(): Promise<UploadedAsset>
   /**
@@ -118,11 +126,12 @@ export interface Upload {
   resume(): void
   /**
    * After `done()` rejected: run the upload again from where it stopped (the parts the storage
-   * lists are kept; after a failed material-save only the save is repeated) and return the new
+   * lists are kept; after a refused material-save only the save is repeated) and return the new
    * `done()`. While running, after success or after `abort()`: returns `done()` unchanged. A
    * stream cannot be retried unless its object was complete (`UploadError` `source_consumed`).
+   * After `save_outcome_unknown`, the save is repeated only with `{ saveAgain: true }`.
    */
-  retry(): Promise<UploadedAsset>
+  retry(options?: { saveAgain?: boolean }): Promise<UploadedAsset>
 }
 
 /** One file of `uploadMany`, with its own asset fields. */
@@ -139,6 +148,8 @@ export interface UploadManyOptions
   /** Files uploading at once. Default 8. */
   concurrency?: number
   onProgress?: (progress: UploadManyProgress) => void
+  /** As `UploadOptions.saveAgain`, for every file of the batch. Default false. */
+  saveAgain?: boolean
 }
 
 export interface UploadManyProgress {

@@ -7,6 +7,7 @@ import { parseWith } from './option-rules.ts'
 import { type TransferSettings, transferSettings, uploadManyOptionsRule } from './options.ts'
 import { createProgressTracker } from './progress.ts'
 import { SaveBatcher } from './save-batcher.ts'
+import { saveOutcomeUnknown } from './save-outcome.ts'
 import { abortError, follow } from './signals.ts'
 import type {
   UploadBatch,
@@ -34,7 +35,8 @@ export function startUploadMany(
   options: UploadManyOptions = {},
 ): UploadBatch {
   const parsed = parseWith(uploadManyOptionsRule, options, 'uploadMany options')
-  const { orgId, concurrency, onProgress, signal, partSize, parallel, retry, timeoutMs, ...rest } = parsed
+  const { orgId, concurrency, onProgress, signal, partSize, parallel, retry, timeoutMs, saveAgain, ...rest } =
+    parsed
   const { checkpoint, keepPartsOnFailure, ...shared } = rest
   const items = batchItems(deps.platform, sources, shared)
   const settings = { partSize, parallel, retry, timeoutMs, checkpoint, keepPartsOnFailure }
@@ -46,7 +48,16 @@ export function startUploadMany(
     deps.logger,
   )
   const workers = Math.min(concurrency ?? deps.defaults.concurrency, items.length)
-  return new BatchRun({ deps, items, transfer, orgId, signal, progress, workers })
+  return new BatchRun({
+    deps,
+    items,
+    transfer,
+    orgId,
+    signal,
+    progress,
+    workers,
+    saveAgain: saveAgain ?? false,
+  })
 }
 
 /**
@@ -69,6 +80,8 @@ class BatchRun implements UploadBatch {
    * signal for all of them: a listener added and removed per file cost more than the Set.
    */
   readonly #sending = new Set<AbortController>()
+  /** Save files whose checkpoint says an earlier save went without a clear answer. */
+  readonly #saveAgain: boolean
   #next = 0
   #uploading = 0
 
@@ -80,8 +93,10 @@ class BatchRun implements UploadBatch {
     signal: AbortSignal | undefined
     progress: BatchProgress
     workers: number
+    saveAgain: boolean
   }) {
     this.#deps = init.deps
+    this.#saveAgain = init.saveAgain
     this.#items = init.items
     this.#transfer = init.transfer
     this.#orgId = init.orgId
@@ -175,7 +190,9 @@ class BatchRun implements UploadBatch {
   /** Joins the next material-save batch (synchronously) and settles the file once it is saved. */
   async #save(index: number, uploaded: UploadedObject): Promise<void> {
     try {
-      const saved = await this.#saver.join(uploaded.material)
+      if (uploaded.saveSentAt !== undefined && !this.#saveAgain)
+        throw saveOutcomeUnknown(uploaded.material.key)
+      const saved = await this.#saver.join(uploaded)
       await uploaded.finish()
       const { size, extension } = uploaded.material
       this.#results[index] = { status: 'fulfilled', index, asset: { ...saved, size, extension } }

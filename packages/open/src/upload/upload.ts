@@ -1,4 +1,4 @@
-import { type Id, UploadError } from '@service-sdk/core'
+import { type Id, type SavedMaterial, UploadError } from '@service-sdk/core'
 import type { Instrumentation } from '@service-sdk/core/internal'
 import { type OpenApi, saveUploaded } from '../api.ts'
 import { createGate, type Gate } from './gate.ts'
@@ -15,6 +15,7 @@ import {
 } from './options.ts'
 import type { PreparedObject } from './prepare-object.ts'
 import { createListeners, createProgressTracker, type Listeners, type UploadProgress } from './progress.ts'
+import { saveMayHaveHappened, saveOutcomeUnknown } from './save-outcome.ts'
 import { abortError, follow } from './signals.ts'
 import { sameSource } from './source-fingerprint.ts'
 import type { Upload, UploadedAsset, UploadOptions } from './types.ts'
@@ -38,7 +39,19 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
   const parsed = parseWith(uploadOptionsRule, options, 'upload options')
   const refused = refuseSource(deps.platform, source, 'source')
   if (refused.length > 0) throw validationError('upload source', refused)
-  const { orgId, key, onProgress, signal, partSize, parallel, retry, timeoutMs, checkpoint, ...rest } = parsed
+  const {
+    orgId,
+    key,
+    onProgress,
+    signal,
+    partSize,
+    parallel,
+    retry,
+    timeoutMs,
+    checkpoint,
+    saveAgain,
+    ...rest
+  } = parsed
   const { keepPartsOnFailure, ...fields } = rest
   const listeners = createListeners(
     onProgress as ((progress: UploadProgress) => void) | undefined,
@@ -59,7 +72,7 @@ export function startUpload(deps: UploaderDeps, source: unknown, options: Upload
     progress,
     state: { completed: false },
   }
-  return new UploadRun({ deps, job, orgId, cancel, signal, listeners, trace })
+  return new UploadRun({ deps, job, orgId, cancel, signal, listeners, trace, saveAgain: saveAgain ?? false })
 }
 
 /**
@@ -78,6 +91,10 @@ class UploadRun implements Upload {
   readonly #untie: () => void
   #prepared: PreparedObject | undefined
   #uploaded: UploadedObject | undefined
+  /** material-save was sent without a clear answer (here, or by the run a checkpoint remembers). */
+  #saveUnknown = false
+  /** The caller's word that saving again is fine. */
+  #saveAgain: boolean
   #settled: 'running' | 'done' | 'failed' = 'running'
   #result: Promise<UploadedAsset>
   /** An abort (`abort()`, or the caller's signal) also discards what a failed attempt kept. */
@@ -91,8 +108,10 @@ class UploadRun implements Upload {
     signal: AbortSignal | undefined
     listeners: Listeners<UploadProgress>
     trace: UploadTrace
+    saveAgain: boolean
   }) {
     this.#deps = init.deps
+    this.#saveAgain = init.saveAgain
     this.#job = init.job
     this.#gate = init.job.gate as Gate
     this.#orgId = init.orgId
@@ -120,8 +139,9 @@ class UploadRun implements Upload {
   readonly pause = (): Promise<void> => this.#gate.pause()
   readonly resume = (): void => this.#gate.resume()
 
-  readonly retry = (): Promise<UploadedAsset> => {
+  readonly retry = (options?: { saveAgain?: boolean }): Promise<UploadedAsset> => {
     if (this.#settled !== 'failed' || this.#cancel.signal.aborted) return this.#result
+    if (options?.saveAgain === true) this.#saveAgain = true
     if (this.#prepared?.source.kind === 'sequential' && !this.#uploaded) {
       this.#result = Promise.reject(streamConsumed())
       this.#result.catch(() => {})
@@ -172,18 +192,47 @@ class UploadRun implements Upload {
       job.stop.signal.throwIfAborted()
       await assertWritable(this.#deps.api.orgs, this.#orgId, options)
       this.#uploaded ??= await (await loadEngine()).sendObject(this.#deps, job, this.#prepared)
-      job.progress.phase('saving')
-      const { material } = this.#uploaded
-      const orgId = this.#orgId
-      const input = orgId === undefined ? { materials: [material] } : { orgId, materials: [material] }
-      const [saved] = await saveUploaded(this.#deps.api, input, options)
-      if (!saved) throw missingAsset(material.key)
+      const saved = await this.#save(this.#uploaded, options.signal)
       await this.#uploaded.finish()
       job.progress.phase('done')
-      return { ...saved, size: material.size, extension: material.extension }
+      return saved
     } finally {
       untieAttempt()
     }
+  }
+
+  /**
+   * material-save for the object, never sent twice by itself: recorded as sent (in the
+   * checkpoint) before it goes; once it went without a clear answer (here, or in the run a
+   * checkpoint remembers), the upload fails with `save_outcome_unknown` until the caller says to
+   * save again.
+   */
+  async #save(uploaded: UploadedObject, signal: AbortSignal): Promise<UploadedAsset> {
+    const { material } = uploaded
+    if ((this.#saveUnknown || uploaded.saveSentAt !== undefined) && !this.#saveAgain) {
+      throw saveOutcomeUnknown(material.key)
+    }
+    this.#job.progress.phase('saving')
+    await uploaded.saving()
+    const orgId = this.#orgId
+    const input = orgId === undefined ? { materials: [material] } : { orgId, materials: [material] }
+    let saved: SavedMaterial | undefined
+    try {
+      ;[saved] = await saveUploaded(this.#deps.api, input, { signal })
+    } catch (error) {
+      if (!saveMayHaveHappened(error, signal.aborted)) {
+        await uploaded.saveRefused()
+        throw error
+      }
+      this.#saveUnknown = true
+      this.#saveAgain = false
+      throw signal.aborted ? error : saveOutcomeUnknown(material.key, error)
+    }
+    if (!saved) {
+      this.#saveUnknown = true
+      throw saveOutcomeUnknown(material.key, missingAsset(material.key))
+    }
+    return { ...saved, size: material.size, extension: material.extension }
   }
 }
 

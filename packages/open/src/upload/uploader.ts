@@ -1,9 +1,10 @@
 import type { Logger } from '@service-sdk/core'
-import type { Instrumentation, Redactor } from '@service-sdk/core/internal'
+import type { Instrumentation } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
-import { createCredentialsCache } from './credentials-cache.ts'
+import { createAccessCache } from './access-cache.ts'
 import { loadEngine } from './load-engine.ts'
 import { resolveDefaults } from './options.ts'
+import type { StorageAccess } from './oss/access.ts'
 import { createPlatform } from './runtime.ts'
 import type {
   CleanupOptions,
@@ -30,30 +31,23 @@ export interface Uploader {
 }
 
 /**
- * The upload engine of one client: its credentials are shared by every upload it starts (one
- * sts-tmp call while they are fresh), and so are its kept-alive connections.
+ * The upload engine of one client: its store access is shared by every upload it starts (one
+ * sts-tmp call while fresh, or the upload proxy's signer), and so are its kept-alive connections.
  */
 export function createUploader(options: {
   api: OpenApi
+  /** How the store is reached: sts-tmp's credential (`stsAccess`), or the upload proxy. */
+  access: () => Promise<StorageAccess>
   logger: Logger
-  /** The client's redactor: STS secrets are added to it as they are issued. */
-  redact: Redactor
   maxMaterialsPerSave: number
   defaults: UploadDefaults | undefined
   instrumentation?: Instrumentation | undefined
 }): Uploader {
   const defaults = resolveDefaults(options.defaults)
-  const credentials = createCredentialsCache(() => options.api.credentials(), {
-    ttlMs: defaults.credentialTtlMs,
-    onIssued: (c) => {
-      options.redact.add(c.accessKeySecret, c.securityToken)
-      options.instrumentation?.addEvent('upload.credentials_issued') // on the upload that asked
-    },
-  })
   const deps = {
     api: options.api,
     platform: createPlatform(),
-    credentials,
+    access: createAccessCache(options.access, { ttlMs: defaults.credentialTtlMs }),
     logger: options.logger,
     defaults,
     maxMaterialsPerSave: options.maxMaterialsPerSave,

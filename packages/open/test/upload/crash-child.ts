@@ -2,7 +2,7 @@
  * A process that uploads one file with a checkpoint directory, printing its progress as JSON
  * lines, for the crash test (upload-resume.test.ts): killed with SIGKILL mid-way, then run again.
  *
- *   node --conditions=@service-sdk/source crash-child.ts '<json: openUrl, token, path, checkpoint, partSize, parallel>'
+ *   node --conditions=@service-sdk/source crash-child.ts '<json: openUrl, token, path, checkpoint, partSize, parallel, saveAgain?>'
  */
 import { createOpenClient } from '../../src/index.ts'
 
@@ -13,6 +13,7 @@ const args = JSON.parse(process.argv[2] ?? '{}') as {
   checkpoint: string
   partSize: number
   parallel: number
+  saveAgain?: boolean
 }
 const say = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`)
 
@@ -21,11 +22,12 @@ const upload = open.upload(args.path, {
   partSize: args.partSize,
   parallel: args.parallel,
   checkpoint: args.checkpoint,
+  saveAgain: args.saveAgain ?? false,
   onProgress: (p) => say({ progress: p.loaded, phase: p.phase, uploadId: upload?.uploadId }),
 })
 try {
   say({ done: await upload.done(), uploadId: upload.uploadId })
 } catch (error) {
-  say({ error: String(error) })
+  say({ error: String(error), code: (error as { code?: string }).code })
   process.exitCode = 1
 }

@@ -1,18 +1,16 @@
 import { type UploadCredential, UploadError } from '@service-sdk/core'
-import {
-  OssClient,
-  type OssHttp,
-  type OssHttpRequest,
-  type OssHttpResponse,
-  ossConnection,
-} from '../../src/upload/oss-adapter.ts'
-import { isOssFailure } from '../../src/upload/oss-failure.ts'
+import { nodeSigning } from '../../src/upload/node/signing.ts'
+import { credentialAccess } from '../../src/upload/oss/access.ts'
+import { OssClient, ossConnection } from '../../src/upload/oss/connection.ts'
+import { isOssFailure } from '../../src/upload/oss/failure.ts'
+import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../../src/upload/oss/types.ts'
 import type { RequestContext } from '../../src/upload/platform.ts'
+import { aliOssConnection } from './ali-oss-operations.ts'
 
-// ali-oss as the oracle of the requests Node makes without it: the same operation runs once
-// through a connection on ali-oss (an HTTP layer without `objectRequests`, as in browsers) and
-// once through node/object-requests.ts, against the same answers; what each hands the HTTP layer
-// and what each makes of the answers must agree.
+// ali-oss as the oracle of the requests the SDK makes without it: the same operation runs once
+// through a connection on ali-oss and once through the SDK's own OSS layer (src/upload/oss, signed
+// as on Node), against the same answers; what each hands the HTTP layer and what each makes of
+// the answers must agree.
 
 /** One answer of the HTTP layer. */
 export interface Answer {
@@ -30,28 +28,16 @@ export interface Sent {
 }
 
 /** An HTTP layer that records each request and answers with `answer`. */
-export function scriptedHttp(answer: (url: string, request: OssHttpRequest) => Answer, signed: boolean) {
+export function scriptedHttp(answer: (url: string, request: OssHttpRequest) => Answer) {
   const sent: Sent[] = []
   const http: OssHttp = {
     async request(url, request): Promise<OssHttpResponse> {
       const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]))
       sent.push({ url, method: request.method, headers, content: request.content })
       const { status, headers: answered = {}, body = '' } = answer(url, request)
-      const data = Buffer.from(body)
-      const res = {
-        status,
-        statusCode: status,
-        headers: answered,
-        size: data.length,
-        rt: 0,
-        requestUrls: [url],
-      }
-      return { status, headers: answered, data, res }
+      return { status, headers: answered, data: Buffer.from(body) }
     },
   }
-  if (signed)
-    http.objectRequests = () =>
-      import('../../src/upload/node/object-requests.ts').then((m) => m.signedOperations)
   return { http, sent }
 }
 
@@ -85,10 +71,13 @@ export async function bothWays<T>(
   operation: (client: OssClient) => Promise<T>,
 ) {
   const run = async (signed: boolean) => {
-    const { http, sent } = scriptedHttp(answer, signed)
-    const result = await outcome(async () =>
-      operation(new OssClient(await ossConnection(credential(), http), context())),
-    )
+    const { http, sent } = scriptedHttp(answer)
+    const result = await outcome(async () => {
+      const connection = signed
+        ? ossConnection(credentialAccess(credential()), http, nodeSigning)
+        : aliOssConnection(credential(), http)
+      return operation(new OssClient(connection, context()))
+    })
     return { sent, result }
   }
   return { aliOss: await run(false), signed: await run(true) }

@@ -1,13 +1,13 @@
-import { NoAnswerError } from '../no-answer.ts'
-import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss-adapter.ts'
+import { NoAnswerError } from '../oss/no-answer.ts'
+import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss/types.ts'
 import { partNumberOf } from '../platform.ts'
 
-// Headers a page may not set (the browser sets or refuses them); ali-oss adds some (Host for IP endpoints).
+// Headers a page may not set (the browser sets or refuses them); the signer adds some (Host for IP endpoints).
 const FORBIDDEN =
   /^(accept-charset|accept-encoding|access-control-request-.*|connection|content-length|cookie2?|date|dnt|expect|host|keep-alive|origin|referer|te|trailer|transfer-encoding|upgrade|user-agent|via|proxy-.*|sec-.*)$/i
 
 /**
- * ali-oss's HTTP layer on XMLHttpRequest, shared by a client's uploads; each request follows its
+ * The HTTP layer of browser uploads on XMLHttpRequest, shared by a client's uploads; each request follows its
  * upload's context (`params.ctx`). XHR is what reports upload progress (fetch does not), a Blob
  * body is sent from disk without being read into memory, `signal` cuts the upload's object-byte
  * requests, and `timeoutMs` is an idle timeout reset by each progress event.
@@ -54,7 +54,7 @@ function settle(pending: Pending): void {
   if (pending.params.method === 'PUT') pending.params.ctx.signal.removeEventListener('abort', pending.onAbort)
 }
 
-/** Rejects the way ali-oss knows "no answer" (see `NoAnswerError`). */
+/** Rejects as "no answer" (see `NoAnswerError`). */
 function fail(pending: Pending, error: NoAnswerError): void {
   if (pending.settled) return
   settle(pending)
@@ -114,15 +114,7 @@ function answer(pending: Pending): void {
   settle(pending)
   const { xhr } = pending
   const headers = parseHeaders(xhr.getAllResponseHeaders())
-  const data = xhr.responseText
-  const status = xhr.status
-  const rt = Date.now() - pending.started
-  pending.resolve({
-    status,
-    headers,
-    data,
-    res: { status, statusCode: status, headers, size: data.length, rt, requestUrls: [pending.url] },
-  })
+  pending.resolve({ status: xhr.status, headers, data: xhr.responseText })
 }
 
 function parseHeaders(raw: string): Record<string, string> {

@@ -3,12 +3,16 @@ import type { UploadPlatform } from '../platform.ts'
 import { createXhrHttp } from './http.ts'
 import { prepareBrowserSource, refuseBrowserSource } from './sources.ts'
 
-/** Browsers: Files, Blobs, bytes and streams; XMLHttpRequest under ali-oss; checkpoints in the caller's store. */
+/**
+ * Browsers: Files, Blobs, bytes and streams; XMLHttpRequest; requests signed with Web Crypto (or
+ * by the upload proxy); an object's type is its File's (no extension table is loaded).
+ */
 export function createPlatform(): UploadPlatform {
   return {
     refuse: refuseBrowserSource,
     prepare: prepareBrowserSource,
     http: createXhrHttp(),
+    signing: {},
     checkpointDirectory() {
       throw new ServiceValidationError('upload options', [
         {

@@ -1,8 +1,8 @@
 import http from 'node:http'
 import https from 'node:https'
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
-import { NoAnswerError } from '../no-answer.ts'
-import type { OssHttp, OssHttpRequest, OssHttpResponse, RequestTarget } from '../oss-adapter.ts'
+import { NoAnswerError } from '../oss/no-answer.ts'
+import type { OssHttp, OssHttpRequest, OssHttpResponse, RequestTarget } from '../oss/types.ts'
 import { partNumberOf } from '../platform.ts'
 import { type BytesBody, isBytesBody, sendBytes } from './bytes-body.ts'
 import {
@@ -42,7 +42,7 @@ export function createAgents(): NodeAgents {
 }
 
 /**
- * The HTTP layer of Node's object requests (`node/object-requests.ts`), on node:http, shared by a
+ * The HTTP layer of Node's object requests (`oss/operations.ts`), on node:http, shared by a
  * client's uploads. Each request follows its upload's context (`params.ctx`): `signal` cuts the
  * upload's object-byte requests (and only those), request bodies are counted as they are
  * consumed, and `timeoutMs` is an idle timeout (no byte in either direction for that long), so a
@@ -54,8 +54,6 @@ export function createNodeHttp(agents: NodeAgents): OssHttp {
       new Promise((resolve, reject) => {
         send(agents, params, { url, started: Date.now(), settled: false, resolve, reject })
       }),
-    // Loaded with the first upload's connection; ali-oss is then not loaded at all.
-    objectRequests: () => import('./object-requests.ts').then((m) => m.signedOperations),
   }
 }
 
@@ -68,7 +66,7 @@ interface Pending {
   reject(error: unknown): void
 }
 
-/** Rejects the way ali-oss knows "no answer" (see `NoAnswerError`). */
+/** Rejects as "no answer" (see `NoAnswerError`). */
 function fail(pending: Pending, error: NoAnswerError): void {
   if (pending.settled) return
   pending.settled = true
@@ -133,7 +131,7 @@ function headerList(headers: OssHttpRequest['headers'], target: RequestTarget): 
   return list
 }
 
-/** The parts of a URL the caller passed whole (ali-oss's requests, tests). */
+/** The parts of a URL the caller passed whole (signed elsewhere: the upload proxy; tests). */
 function targetOf(url: string): RequestTarget {
   const parsed = new URL(url)
   const { hostname } = parsed
@@ -179,14 +177,7 @@ function collect(res: http.IncomingMessage, pending: Pending): void {
   res.on('end', () => {
     if (pending.settled) return
     pending.settled = true
-    const status = res.statusCode ?? 0
-    const rt = Date.now() - pending.started
-    pending.resolve({
-      status,
-      headers: res.headers,
-      data: Buffer.concat(chunks, size),
-      res: { status, statusCode: status, headers: res.headers, size, rt, requestUrls: [pending.url] },
-    })
+    pending.resolve({ status: res.statusCode ?? 0, headers: res.headers, data: Buffer.concat(chunks, size) })
   })
 }
 

@@ -1,6 +1,7 @@
 import type { UploadPlatform } from '../platform.ts'
 import { fileCheckpointStore } from './checkpoint-store.ts'
 import { createAgents, createNodeHttp } from './http.ts'
+import { nodeSigning } from './signing.ts'
 import { prepareNodeSource, refuseNodeSource } from './sources.ts'
 
 /**
@@ -13,6 +14,7 @@ export function createPlatform(): UploadPlatform {
     refuse: refuseNodeSource,
     prepare: prepareNodeSource,
     http: createNodeHttp(createAgents()),
+    signing: nodeSigning,
     checkpointDirectory: fileCheckpointStore,
   }
 }

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream'
 import { ServiceValidationError, UploadError } from '@service-sdk/core'
 import { createChunkReader } from '../chunk-reader.ts'
 import { crc64, createCrc64 } from '../crc64.ts'
-import type { OssBody } from '../oss-adapter.ts'
+import type { OssBody } from '../oss/types.ts'
 import {
   blobSource,
   type PreparedSource,

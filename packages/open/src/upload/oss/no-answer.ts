@@ -5,10 +5,9 @@ export type NoAnswerCode = 'connection_error' | 'timeout' | 'aborted'
 
 /**
  * A request our HTTP layer (node/http.ts, browser/http.ts) sent without an answer from the
- * storage. `status` is what ali-oss knows as "no answer": -2 for a timeout, -1 otherwise (the
- * network failed, or the upload's signal cut the request). ali-oss copies `name`, `message` and
- * `status` into an error of its own, and `failureOf` (oss-failure.ts) classifies either by
- * `status`; so this never reaches a caller, who gets an `UploadError`.
+ * storage. `status` is -2 for a timeout, -1 otherwise (the network failed, or the upload's signal
+ * cut the request), as ali-oss's errors say it; `failureOf` (failure.ts) classifies it by
+ * `status`, so this never reaches a caller, who gets an `UploadError`.
  */
 export class NoAnswerError extends ServiceError {
   static override readonly kind: string = 'NoAnswerError'

@@ -3,15 +3,12 @@ import type { UploadCredential } from '@service-sdk/core'
 import { rejectionOf } from '@service-sdk/testkit'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { type Answer, bothWays, scriptedHttp } from '../../../test/upload/oracle.ts'
-import {
-  endpointUrl,
-  type OssBody,
-  type OssClient,
-  type OssHttpRequest,
-  ossConnection,
-} from '../oss-adapter.ts'
-import { checkedOptions, listPartsOf, listUploadsOf } from './object-requests.ts'
-import { readXml } from './oss-xml.ts'
+import { nodeSigning } from '../node/signing.ts'
+import { credentialAccess } from './access.ts'
+import { checkedOptions, endpointUrl, type OssClient, ossConnection } from './connection.ts'
+import { listPartsOf, listUploadsOf } from './operations.ts'
+import type { OssBody, OssHttpRequest } from './types.ts'
+import { readXml } from './xml.ts'
 
 const OSS = createRequire(import.meta.url)('ali-oss') as new (
   options: object,
@@ -356,23 +353,24 @@ describe("the credential checks of ali-oss's constructor, before anything is sen
         expected = (error as Error).message
       }
       expect(checkedOptions(credential)).toEqual(expected)
-      const { http, sent } = scriptedHttp(okAnswers(), true)
-      const connected = ossConnection(credential, http)
+      const { http, sent } = scriptedHttp(okAnswers())
+      const connected = async () => ossConnection(credentialAccess(credential), http, nodeSigning)
       if (typeof expected === 'string') {
-        await expect(connected).rejects.toMatchObject({ code: 'invalid_credentials' })
-        const error = (await rejectionOf(connected, 'the credential was accepted')) as Error
+        await expect(connected()).rejects.toMatchObject({ code: 'invalid_credentials' })
+        const error = (await rejectionOf(connected(), 'the credential was accepted')) as Error
         for (const secret of [credential.accessKeySecret, credential.securityToken])
           if (secret.trim()) expect(error.message).not.toContain(secret.trim())
-      } else await expect(connected).resolves.toBeDefined()
+      } else await expect(connected()).resolves.toBeDefined()
       expect(sent).toEqual([])
     })
   }
 
   test('a credential without a bucket, which ali-oss refuses at each request, is refused up front', async () => {
-    const { http, sent } = scriptedHttp(okAnswers(), true)
-    await expect(
-      ossConnection(credentialOf('http://127.0.0.1:9000', { bucket: '' })(), http),
-    ).rejects.toMatchObject({ code: 'invalid_credentials' })
+    const { http, sent } = scriptedHttp(okAnswers())
+    const credential = credentialOf('http://127.0.0.1:9000', { bucket: '' })()
+    expect(() => ossConnection(credentialAccess(credential), http, nodeSigning)).toThrow(
+      expect.objectContaining({ code: 'invalid_credentials' }),
+    )
     expect(sent).toEqual([])
   })
 })

@@ -1,79 +1,32 @@
-import { createHash } from 'node:crypto'
-import type { UploadCredential } from '@service-sdk/core'
-import {
-  type DonePart,
-  endpointUrl,
-  type OpenUpload,
-  type OssBody,
-  type OssHttp,
-  type OssHttpRequest,
-  type OssHttpResponse,
-  type OssOperations,
-  refusedCredential,
-  reportedCrc,
-  type SignedOperations,
-  type UploadsMarker,
-} from '../oss-adapter.ts'
-import { failureOf, unreadableAnswer } from '../oss-failure.ts'
 import type { RequestContext } from '../platform.ts'
-import { type ObjectRequest, type ObjectSigner, type OssOptions, objectSigner } from './object-signer.ts'
-import { childrenNamed, readXml, textOf, type XmlElement } from './oss-xml.ts'
+import { failureOf, unreadableAnswer } from './failure.ts'
+import { md5Base64 } from './hmac.ts'
+import type { OssRequest, RequestSigner } from './request.ts'
+import type {
+  DonePart,
+  OpenUpload,
+  OssBody,
+  OssHttp,
+  OssHttpRequest,
+  OssHttpResponse,
+  OssOperations,
+  UploadsMarker,
+} from './types.ts'
+import { childrenNamed, readXml, textOf, type XmlElement } from './xml.ts'
 
 /**
- * Every request of an upload on Node, made and signed here (`object-signer.ts`), sent through our
- * HTTP layer and read here (`oss-xml.ts`): ali-oss is not loaded on Node. The requests are the
- * ones ali-oss 6.23 sends (`object-requests.test.ts` holds them to its output), the answers are
- * read for what `oss-adapter.ts` used of ali-oss's, and a failed answer becomes what ali-oss's
- * `requestError` would have made of it (status, OSS code, message, request id) for `failureOf`.
+ * Every request of an upload, on every platform: signed by `sign` (with a credential held here,
+ * or by the upload proxy), sent through the platform's HTTP layer and read here (`xml.ts`). The
+ * requests are the ones ali-oss 6.23 sends (`operations.test.ts` holds them to its output), and a
+ * failed answer becomes what ali-oss's `requestError` would have made of it (status, OSS code,
+ * message, request id), then an `OssFailure` (`failure.ts`).
  */
-export const signedOperations: SignedOperations = (credential, http, redact) => {
-  const options = checkedOptions(credential)
-  if (typeof options === 'string') throw refusedCredential(redact(options))
-  return new SignedOss(objectSigner(options, userAgent), http, redact)
-}
-
-/** ali-oss's User-Agent on Node (its version, and `platform`'s description of Node). */
-const ALI_OSS_VERSION = '6.23.0'
-const userAgent = (() => {
-  const arch = /\b(?:AMD|IA|Win|WOW|x86_|x)64\b/i.test(process.arch) ? ' 64-bit' : ''
-  const os = process.platform.charAt(0).toUpperCase() + process.platform.slice(1)
-  const node = /[\d.]+/.exec(process.version)?.[0] ?? ''
-  return `aliyun-sdk-nodejs/${ALI_OSS_VERSION} Node.js ${node} on ${os}${arch}`
-})()
-
-/**
- * The credential as ali-oss's constructor checks and keeps it (its `initOptions`), or why it
- * refuses it: keys required, the bucket name's pattern, the endpoint's characters and scheme.
- * A missing bucket, which ali-oss refuses at each request instead, is refused here too.
- */
-export function checkedOptions(credential: UploadCredential): OssOptions | string {
-  const { accessKeyId, accessKeySecret, bucket, securityToken } = credential
-  if (!accessKeyId || !accessKeySecret) return 'require accessKeyId, accessKeySecret'
-  if (!bucket) return 'Please create a bucket first'
-  if (!/^[a-z0-9_][a-z0-9-_]{1,61}[a-z0-9_]$/.test(bucket))
-    return 'The bucket must be conform to the specifications'
-  const endpoint = endpointUrl(credential.endPoint)
-  if (!/^[a-zA-Z0-9._:/-]+$/.test(endpoint) || !URL.canParse(endpoint))
-    return 'The endpoint must be conform to the specifications'
-  const { protocol, host, hostname } = new URL(endpoint)
-  if (protocol !== 'http:' && protocol !== 'https:') return 'Endpoint protocol must be http or https.'
-  if (host === '') return 'The endpoint must be conform to the specifications'
-  return {
-    endpoint: { protocol, host, hostname },
-    bucket,
-    accessKeyId: accessKeyId.trim(),
-    accessKeySecret: accessKeySecret.trim(),
-    stsToken: securityToken,
-  }
-}
-
-/** The operations of one credential, signed here. */
-class SignedOss implements OssOperations {
-  readonly #sign: ObjectSigner
+export class SignedOss implements OssOperations {
+  readonly #sign: RequestSigner
   readonly #http: OssHttp
   readonly #redact: (text: string) => string
 
-  constructor(sign: ObjectSigner, http: OssHttp, redact: (text: string) => string) {
+  constructor(sign: RequestSigner, http: OssHttp, redact: (text: string) => string) {
     this.#sign = sign
     this.#http = http
     this.#redact = redact
@@ -81,13 +34,14 @@ class SignedOss implements OssOperations {
 
   /** Sends `request`; resolves with the answer when its status is `ok`, else rejects with its failure. */
   async #send(
-    request: ObjectRequest,
+    request: OssRequest,
     ok: number,
     ctx: RequestContext,
     body?: { stream?: unknown; content?: string | Uint8Array | Blob },
   ): Promise<OssHttpResponse> {
-    const { url, target, headers } = this.#sign(request)
-    const params: OssHttpRequest = { method: request.method, headers, ctx, target }
+    const signed = this.#sign(request)
+    const { url, target, headers } = signed instanceof Promise ? await signed : signed
+    const params: OssHttpRequest = { method: METHOD[request.op], headers, ctx, target }
     if (body?.stream !== undefined) params.stream = body.stream
     else if (body?.content !== undefined) params.content = body.content
     const response = await this.#http.request(url, params)
@@ -102,22 +56,22 @@ class SignedOss implements OssOperations {
     return document
   }
 
-  async put(key: string, body: OssBody, ctx: RequestContext): Promise<string | undefined> {
-    const response = await this.#send({ method: 'PUT', key, length: body.size }, 200, ctx, body)
+  async put(key: string, body: OssBody, ctx: RequestContext, type?: string): Promise<string | undefined> {
+    const response = await this.#send({ op: 'PutObject', key, length: body.size, type }, 200, ctx, body)
     return reportedCrc(response.headers)
   }
 
-  async initiate(key: string, ctx: RequestContext): Promise<string> {
+  async initiate(key: string, ctx: RequestContext, type?: string): Promise<string> {
     const op = 'InitiateMultipartUpload'
-    const response = await this.#send({ method: 'POST', key, subresource: 'uploads' }, 200, ctx)
+    const response = await this.#send({ op, key, type }, 200, ctx)
     const uploadId = textOf(this.#document(op, response, 'InitiateMultipartUploadResult'), 'UploadId')
     if (!uploadId) throw unreadableAnswer(op, response.status, requestIdOf(response))
     return uploadId
   }
 
   async uploadPart(key: string, uploadId: string, partNumber: number, body: OssBody, ctx: RequestContext) {
-    const subresource = { partNumber, uploadId }
-    const response = await this.#send({ method: 'PUT', key, subresource, length: body.size }, 200, ctx, body)
+    const request: OssRequest = { op: 'UploadPart', key, uploadId, partNumber, length: body.size }
+    const response = await this.#send(request, 200, ctx, body)
     const etag = headerOf(response, 'etag')
     if (!etag) throw unreadableAnswer('UploadPart', response.status, requestIdOf(response))
     return quotedEtag(etag)
@@ -125,28 +79,24 @@ class SignedOss implements OssOperations {
 
   async complete(key: string, uploadId: string, parts: readonly DonePart[], ctx: RequestContext) {
     const xml = completeXml(parts)
-    const content = {
-      type: 'application/xml',
-      md5: createHash('md5').update(xml).digest('base64'),
-      length: Buffer.byteLength(xml),
-    }
-    const request: ObjectRequest = { method: 'POST', key, subresource: { uploadId }, content }
+    const content = { type: 'application/xml', md5: md5Base64(xml), length: utf8Length(xml) }
+    const request: OssRequest = { op: 'CompleteMultipartUpload', key, uploadId, content }
     const response = await this.#send(request, 200, ctx, { content: xml })
     return reportedCrc(response.headers)
   }
 
   async remove(key: string, ctx: RequestContext): Promise<void> {
-    await this.#send({ method: 'DELETE', key, subresource: {} }, 204, ctx)
+    await this.#send({ op: 'DeleteObject', key }, 204, ctx)
   }
 
   async abort(key: string, uploadId: string, ctx: RequestContext): Promise<void> {
-    await this.#send({ method: 'DELETE', key, subresource: { uploadId } }, 204, ctx)
+    await this.#send({ op: 'AbortMultipartUpload', key, uploadId }, 204, ctx)
   }
 
   async listPartsPage(key: string, uploadId: string, after: string | undefined, ctx: RequestContext) {
     const query: Record<string, string | number> = { 'max-parts': 1000 }
     if (after !== undefined) query['part-number-marker'] = after
-    const response = await this.#send({ method: 'GET', key, subresource: { uploadId }, query }, 200, ctx)
+    const response = await this.#send({ op: 'ListParts', key, uploadId, query }, 200, ctx)
     const page = listPartsOf(textOfBody(response.data))
     if (!page) throw unreadableAnswer('ListParts', response.status, requestIdOf(response))
     return page
@@ -158,17 +108,38 @@ class SignedOss implements OssOperations {
       query['key-marker'] = after.key
       query['upload-id-marker'] = after.uploadId
     }
-    const request: ObjectRequest = { method: 'GET', key: '', subresource: 'uploads', query }
-    const response = await this.#send(request, 200, ctx)
+    const response = await this.#send({ op: 'ListMultipartUploads', key: '', query }, 200, ctx)
     const page = listUploadsOf(textOfBody(response.data))
     if (!page) throw unreadableAnswer('ListMultipartUploads', response.status, requestIdOf(response))
     return page
   }
 
   async size(key: string, ctx: RequestContext): Promise<number> {
-    const response = await this.#send({ method: 'HEAD', key, subresource: {} }, 200, ctx)
+    const response = await this.#send({ op: 'HeadObject', key }, 200, ctx)
     return Number(headerOf(response, 'content-length'))
   }
+}
+
+const METHOD: Record<OssRequest['op'], string> = {
+  PutObject: 'PUT',
+  InitiateMultipartUpload: 'POST',
+  UploadPart: 'PUT',
+  CompleteMultipartUpload: 'POST',
+  ListParts: 'GET',
+  AbortMultipartUpload: 'DELETE',
+  HeadObject: 'HEAD',
+  DeleteObject: 'DELETE',
+  ListMultipartUploads: 'GET',
+}
+
+const encoder = new TextEncoder()
+const utf8Length = (text: string) => encoder.encode(text).byteLength
+
+/** `x-oss-hash-crc64ecma`: a decimal string; `undefined` when absent (an older store). */
+export function reportedCrc(headers: OssHttpResponse['headers']): string | undefined {
+  const value = headers['x-oss-hash-crc64ecma']
+  const text = Array.isArray(value) ? value[0] : value
+  return text === undefined || text === '' ? undefined : text.trim()
 }
 
 /** CompleteMultipartUpload's body, as ali-oss writes it: parts ascending, each number once. */
@@ -257,7 +228,8 @@ export function answerError(response: OssHttpResponse): {
   const requestId = requestIdOf(response)
   // No body (a HEAD, or a proxy's answer): OSS puts its error document in `x-oss-err`.
   const encoded = headerOf(response, 'x-oss-err')
-  if (encoded) return { ...errorDocument(Buffer.from(encoded, 'base64').toString('utf8'), status), requestId }
+  const document = encoded === undefined ? undefined : fromBase64(encoded)
+  if (document) return { ...errorDocument(document, status), requestId }
   if (status === 404) return { status, code: 'NoSuchKey', message: 'Object not exists', requestId }
   if (status === 412)
     return { status, code: 'PreconditionFailed', message: 'Pre condition failed', requestId }
@@ -295,8 +267,17 @@ function requestIdOf(response: OssHttpResponse): string | undefined {
   return headerOf(response, 'x-oss-request-id') || undefined
 }
 
+const decoder = new TextDecoder()
+
+/** Base64 as UTF-8 text (Buffer's lenience: `undefined` instead of a throw for a malformed value). */
+function fromBase64(encoded: string): string | undefined {
+  try {
+    return decoder.decode(Uint8Array.from(atob(encoded.trim()), (c) => c.charCodeAt(0)))
+  } catch {
+    return undefined
+  }
+}
+
 function textOfBody(data: Uint8Array | string): string {
-  return typeof data === 'string'
-    ? data
-    : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')
+  return typeof data === 'string' ? data : decoder.decode(data)
 }

@@ -1,6 +1,9 @@
 import { ServiceResponseError, type UploadCredential } from '@service-sdk/core'
+import { createRedactor } from '@service-sdk/core/internal'
 import { describe, expect, test } from 'vitest'
-import { createCredentialsCache } from './credentials-cache.ts'
+import { createAccessCache } from './access-cache.ts'
+import { credentialAccess, type StorageAccess } from './oss/access.ts'
+import { stsAccess } from './sts-access.ts'
 
 const credential = (n: number): UploadCredential => ({
   endPoint: 'oss-cn-hangzhou.aliyuncs.com',
@@ -11,19 +14,21 @@ const credential = (n: number): UploadCredential => ({
   securityToken: `token-${n}`,
 })
 
-describe('credentials cache', () => {
+describe('store access cache', () => {
   function cache(ttlMs: number) {
     let now = 1_000
     let issued = 0
-    const seen: UploadCredential[] = []
+    const seen: StorageAccess[] = []
     let release: (() => void) | undefined
     const gate = { hold: false }
-    const c = createCredentialsCache(
+    const c = createAccessCache(
       async () => {
         if (gate.hold) await new Promise<void>((resolve) => (release = resolve))
-        return credential(++issued)
+        const access = credentialAccess(credential(++issued))
+        seen.push(access)
+        return access
       },
-      { ttlMs, now: () => now, onIssued: (c) => seen.push(c) },
+      { ttlMs, now: () => now },
     )
     return {
       c,
@@ -43,9 +48,9 @@ describe('credentials cache', () => {
     expect(await c.get()).toBe(a)
     tick(1)
     const fresh = await c.get()
-    expect(fresh.credential.accessKeyId).toBe('STS.2')
+    expect(fresh.access.credential?.accessKeyId).toBe('STS.2')
     expect(issued()).toBe(2)
-    expect(seen.map((s) => s.accessKeyId)).toEqual(['STS.1', 'STS.2'])
+    expect(seen.map((s) => s.credential?.accessKeyId)).toEqual(['STS.1', 'STS.2'])
   })
 
   test('callers waiting together share the call; invalidating an old entry does not drop a newer one', async () => {
@@ -74,14 +79,17 @@ describe('credentials cache', () => {
     controller.abort(new Error('stop'))
     await expect(aborted).rejects.toThrow('stop')
     release()
-    expect((await other).credential.accessKeyId).toBe('STS.1')
+    expect((await other).access.credential?.accessKeyId).toBe('STS.1')
   })
 
   test('an incomplete credential from sts-tmp is a ServiceResponseError, without its values', async () => {
-    const c = createCredentialsCache(async () => ({ ...credential(1), securityToken: undefined }) as never, {
-      ttlMs: 1,
+    const fetch = stsAccess({
+      credentials: async () => ({ ...credential(1), securityToken: undefined }) as never,
+      redact: createRedactor(),
     })
-    const error = await c.get().catch((e: unknown) => e)
+    const error = await createAccessCache(fetch, { ttlMs: 1 })
+      .get()
+      .catch((e: unknown) => e)
     expect(ServiceResponseError.isInstance(error)).toBe(true)
     expect(String((error as Error).message)).toMatch(/securityToken/)
     expect(JSON.stringify(error)).not.toContain('secret-1')

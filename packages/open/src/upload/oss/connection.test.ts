@@ -1,9 +1,13 @@
-import type { UploadCredential } from '@service-sdk/core'
+import { ServiceApiError, type UploadCredential } from '@service-sdk/core'
 import { describe, expect, test } from 'vitest'
-import { type OssBody, OssClient, type OssHttp, type OssHttpRequest, ossConnection } from './oss-adapter.ts'
-import type { RequestContext } from './platform.ts'
+import { nodeSigning } from '../node/signing.ts'
+import type { RequestContext } from '../platform.ts'
+import { credentialAccess, type StorageAccess } from './access.ts'
+import { OssClient, ossConnection } from './connection.ts'
+import type { OssBody, OssHttp, OssHttpRequest } from './types.ts'
 
-const credential = (n: number): UploadCredential => ({
+const credential = (n: number): StorageAccess => credentialAccess(sts(n))
+const sts = (n: number): UploadCredential => ({
   endPoint: 'http://127.0.0.1:9',
   bucket: 'media-bucket',
   dir: 'upload/1/',
@@ -22,8 +26,7 @@ function recordingHttp() {
       const data = url.includes('uploads')
         ? '<InitiateMultipartUploadResult><UploadId>U1</UploadId></InitiateMultipartUploadResult>'
         : '<CompleteMultipartUploadResult></CompleteMultipartUploadResult>'
-      const res = { status: 200, statusCode: 200, headers, size: data.length, rt: 0, requestUrls: [url] }
-      return { status: 200, headers, data, res }
+      return { status: 200, headers, data }
     },
   }
   return { http, seen }
@@ -36,20 +39,19 @@ const context = (timeoutMs: number): RequestContext => ({
 })
 const body = (): OssBody => ({ size: 1, content: new Uint8Array(1), checksum: () => 0n })
 
-describe('one ali-oss client per credential', () => {
-  test('a credential gets one connection per HTTP layer; another credential or layer gets its own', async () => {
+describe('one connection per store access', () => {
+  test('an access gets one connection per HTTP layer; another access or layer gets its own', () => {
     const a = recordingHttp().http
     const b = recordingHttp().http
     const one = credential(1)
-    expect(ossConnection(one, a)).toBe(ossConnection(one, a))
-    expect(await ossConnection(one, a)).toBe(await ossConnection(one, a))
-    expect(await ossConnection(credential(2), a)).not.toBe(await ossConnection(one, a))
-    expect(await ossConnection(one, b)).not.toBe(await ossConnection(one, a))
+    expect(ossConnection(one, a, nodeSigning)).toBe(ossConnection(one, a, nodeSigning))
+    expect(ossConnection(credential(2), a, nodeSigning)).not.toBe(ossConnection(one, a, nodeSigning))
+    expect(ossConnection(one, b, nodeSigning)).not.toBe(ossConnection(one, a, nodeSigning))
   })
 
   test("clients sharing a connection send each request with their own upload's context", async () => {
     const { http, seen } = recordingHttp()
-    const connection = await ossConnection(credential(3), http)
+    const connection = ossConnection(credential(3), http, nodeSigning)
     const first = context(1_000)
     const second = context(2_000)
     await new OssClient(connection, first).put('upload/1/a', body())
@@ -60,14 +62,37 @@ describe('one ali-oss client per credential', () => {
     expect(seen[1]?.ctx).toBe(second)
   })
 
-  test('control requests carry the timeout too (CompleteMultipartUpload deep-copies its options)', async () => {
+  test('control requests carry the timeout too', async () => {
     const { http, seen } = recordingHttp()
-    const client = new OssClient(await ossConnection(credential(4), http), context(3_000))
+    const client = new OssClient(ossConnection(credential(4), http, nodeSigning), context(3_000))
     expect(await client.initiate('upload/1/d')).toBe('U1')
     await client.complete('upload/1/d', 'U1', [{ number: 1, etag: '"E"', size: 1 }])
     expect(seen.map((r) => [r.method, r.ctx.timeoutMs])).toEqual([
       ['POST', 3_000],
       ['POST', 3_000],
     ])
+  })
+})
+
+describe('requests signed elsewhere (the upload proxy)', () => {
+  test("a signer's refusal reaches the upload as the SDK error it is; nothing is sent", async () => {
+    const { http, seen } = recordingHttp()
+    const refusal = new ServiceApiError({
+      status: 403,
+      code: 'outside_upload_dir',
+      area: 'open',
+      method: 'POST',
+      path: '/oss/sign',
+      message: "Only requests for the caller's own objects are signed.",
+    })
+    const access: StorageAccess = {
+      endPoint: 'http://127.0.0.1:9',
+      bucket: 'media-bucket',
+      dir: 'upload/1/u1/',
+      remote: { sign: () => Promise.reject(refusal), refused: () => {} },
+    }
+    const client = new OssClient(ossConnection(access, http, {}), context(1_000))
+    await expect(client.put('upload/1/u2/a', body())).rejects.toBe(refusal)
+    expect(seen).toEqual([])
   })
 })

@@ -1,6 +1,6 @@
 /**
- * Failed OSS requests, translated from whatever ali-oss rejects with, or from what
- * `node/object-requests.ts` reads of a failed answer (the same fields): no request headers, no
+ * Failed OSS requests, translated from what `operations.ts` reads of a failed answer (the fields
+ * ali-oss's errors carry) or from our HTTP layer's `NoAnswerError`: no request headers, no
  * secrets, and a kind the retry loop (oss-call.ts) acts on.
  */
 
@@ -42,8 +42,8 @@ export function isOssFailure(error: unknown, ossCode?: string): error is OssFail
 }
 
 /**
- * Any rejection (ali-oss's errors, our HTTP layer's `NoAnswerError`, or `{ status, code, message,
- * requestId }` read from an answer) as an `OssFailure`, classified for the retry loop.
+ * Any rejection (our HTTP layer's `NoAnswerError`, or `{ status, code, message, requestId }` read
+ * from an answer) as an `OssFailure`, classified for the retry loop.
  */
 export function failureOf(error: unknown, redact: (text: string) => string): OssFailure {
   if (error instanceof OssFailure) return error

@@ -1,7 +1,19 @@
 import { createRequire } from 'node:module'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import type { OssHttpRequest } from '../oss-adapter.ts'
-import { type OssOptions, objectSigner } from './object-signer.ts'
+import { typeOfKey } from './content-type.ts'
+import { hmacSha1 } from './hmac.ts'
+import { type ObjectRequest, type OssOptions, objectSigner, type SignedRequest } from './request.ts'
+import type { OssHttpRequest } from './types.ts'
+
+/** The signer as Node uses it (node:crypto's HMAC: synchronous), as a function. */
+function nodeSigner(options: OssOptions, userAgent: string) {
+  const signer = objectSigner(options, {
+    hmac: hmacSha1(options.accessKeySecret),
+    typeOf: typeOfKey,
+    userAgent,
+  })
+  return (request: ObjectRequest) => signer.sign(request) as SignedRequest
+}
 
 // The real ali-oss (it ships no declarations), typed for the calls PutObject went through.
 interface AliOss {
@@ -12,7 +24,7 @@ interface AliOss {
 }
 const OSS = createRequire(import.meta.url)('ali-oss') as new (options: object) => AliOss
 
-/** The URL and headers ali-oss hands its HTTP layer for a PutObject (as oss-adapter.ts called it). */
+/** The URL and headers ali-oss hands its HTTP layer for a PutObject. */
 async function aliOssPut(oss: AliOss, key: string, size: number) {
   const seen: Array<{ url: string; headers: OssHttpRequest['headers'] }> = []
   const ctx = { ctx: {} }
@@ -79,7 +91,7 @@ describe('PutObject signed without ali-oss', () => {
     test(`the URL and headers are ali-oss's own, ${endpoint}`, async () => {
       vi.useFakeTimers({ now: Date.UTC(2026, 10, 4, 9, 5, 7), toFake: ['Date'] })
       const oss = client(endpoint)
-      const sign = objectSigner(oss.options, oss.userAgent)
+      const sign = nodeSigner(oss.options, oss.userAgent)
       for (const [n, key] of keys.entries()) {
         const size = n === 0 ? 0 : 65_536 * n
         const { target, ...signed } = sign({ method: 'PUT', key, length: size })
@@ -95,7 +107,7 @@ describe('PutObject signed without ali-oss', () => {
       'http://127.0.0.1:9000',
       'http://localhost:9000',
     ]) {
-      const sign = objectSigner(client(endpoint).options, 'agent')
+      const sign = nodeSigner(client(endpoint).options, 'agent')
       for (const key of keys) {
         const request = {
           method: 'PUT',
@@ -112,7 +124,7 @@ describe('PutObject signed without ali-oss', () => {
 
   test('each request carries the date of its second', () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 10, 4, 9, 5, 7, 900), toFake: ['Date'] })
-    const sign = objectSigner(client('https://oss-cn-hangzhou.aliyuncs.com').options, 'agent')
+    const sign = nodeSigner(client('https://oss-cn-hangzhou.aliyuncs.com').options, 'agent')
     const dateOf = () => sign({ method: 'PUT', key: 'k', length: 1 }).headers['x-oss-date']
     expect(dateOf()).toBe('Wed, 04 Nov 2026 09:05:07 GMT')
     vi.setSystemTime(Date.UTC(2026, 10, 4, 9, 5, 8, 50))
@@ -124,8 +136,84 @@ describe('PutObject signed without ali-oss', () => {
   test('without a security token, as ali-oss sends it', async () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 0, 31, 23, 59, 59), toFake: ['Date'] })
     const oss = client('https://oss-cn-shanghai.aliyuncs.com', '')
-    const sign = objectSigner(oss.options, oss.userAgent)
+    const sign = nodeSigner(oss.options, oss.userAgent)
     const { target: _target, ...signed } = sign({ method: 'PUT', key: 'dir/a.json', length: 10 })
     expect(signed).toEqual(onWire(await aliOssPut(oss, 'dir/a.json', 10)))
+  })
+})
+
+describe("URLs signed for a browser (what the upload proxy hands out), as ali-oss's signatureUrl signs them", () => {
+  // signatureUrl refuses IP endpoints; the simulator's are checked end to end (test/proxy.test.ts).
+  const endpoint = 'https://oss-cn-hangzhou.aliyuncs.com'
+  const now = Date.UTC(2026, 10, 4, 9, 5, 7)
+  const cases: Array<{ request: ObjectRequest; sub?: Record<string, string | number> }> = [
+    { request: { method: 'PUT', key: 'upload/1/u1/photo.jpg' } },
+    { request: { method: 'PUT', key: 'upload/1/u1/файл+plus&.pdf' } },
+    { request: { method: 'POST', key: 'upload/1/u1/big.mp4', subresource: 'uploads' }, sub: { uploads: '' } },
+    {
+      request: { method: 'PUT', key: 'upload/1/u1/big.mp4', subresource: { partNumber: 3, uploadId: 'U1' } },
+      sub: { partNumber: 3, uploadId: 'U1' },
+    },
+    {
+      request: {
+        method: 'POST',
+        key: 'upload/1/u1/big.mp4',
+        subresource: { uploadId: 'U1' },
+        content: { type: 'application/xml', length: 0 },
+      },
+      sub: { uploadId: 'U1' },
+    },
+    {
+      request: { method: 'GET', key: 'upload/1/u1/big.mp4', subresource: { uploadId: 'U1' } },
+      sub: { uploadId: 'U1' },
+    },
+    {
+      request: { method: 'DELETE', key: 'upload/1/u1/big.mp4', subresource: { uploadId: 'U1' } },
+      sub: { uploadId: 'U1' },
+    },
+    { request: { method: 'HEAD', key: 'upload/1/u1/photo.jpg', subresource: {} } },
+  ]
+  const sorted = (url: string) => {
+    const parsed = new URL(url)
+    return { at: parsed.origin + parsed.pathname, query: [...parsed.searchParams].sort() }
+  }
+
+  for (const token of ['CAIS+token/with=chars', '']) {
+    test(`each request of an upload${token ? '' : ', without a security token'}`, async () => {
+      vi.useFakeTimers({ now, toFake: ['Date'] })
+      const oss = client(endpoint, token) as AliOss & {
+        signatureUrl(name: string, options: object): string
+      }
+      const signer = objectSigner(oss.options, {
+        hmac: hmacSha1(oss.options.accessKeySecret),
+        typeOf: typeOfKey,
+      })
+      for (const { request, sub } of cases) {
+        const type = request.content?.type ?? typeOfKey(request.key)
+        const theirs = oss.signatureUrl(request.key, {
+          method: request.method,
+          expires: 300,
+          ...(type ? { 'Content-Type': type } : {}),
+          ...(sub ? { subResource: { ...sub } } : {}),
+        })
+        const ours = await signer.presign(request, Math.floor(now / 1000) + 300)
+        expect(sorted(ours.url), `${request.method} ${request.key}`).toEqual(sorted(theirs))
+        expect(ours.headers).toEqual(type ? { 'Content-Type': type } : {})
+      }
+    })
+  }
+
+  test('Web Crypto (browsers, edge runtimes) signs exactly as node:crypto does', async () => {
+    const options = client(endpoint).options
+    const viaNode = objectSigner(options, { hmac: hmacSha1(options.accessKeySecret) })
+    const viaWeb = objectSigner(options, { hmac: hmacSha1(options.accessKeySecret, null) })
+    for (const { request } of cases) {
+      expect(viaWeb.presign(request, 1_800_000_000)).toBeInstanceOf(Promise)
+      expect(await viaWeb.presign(request, 1_800_000_000)).toEqual(
+        await viaNode.presign(request, 1_800_000_000),
+      )
+      vi.useFakeTimers({ now, toFake: ['Date'] })
+      expect(await viaWeb.sign(request)).toEqual(await viaNode.sign(request))
+    }
   })
 })
