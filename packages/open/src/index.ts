@@ -36,7 +36,13 @@ export {
   SubscriptionNotAppliedError,
 } from './errors.ts'
 export type { OpenProxyClientOptions, ProxiedOpenClient, ProxyHeaders } from './proxied-client.ts'
-export type { CheckpointStore, SourceFingerprint, UploadCheckpoint } from './upload/checkpoint.ts'
+export type {
+  CheckpointStore,
+  ListableCheckpointStore,
+  SourceFingerprint,
+  UploadCheckpoint,
+} from './upload/checkpoint.ts'
+export { type IndexedDbCheckpointOptions, indexedDbCheckpoints } from './upload/indexeddb-checkpoints.ts'
 export type { DonePart } from './upload/oss/types.ts'
 export type { UploadPhase, UploadProgress } from './upload/progress.ts'
 export type {

@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import {
   type SavedMaterial,
   ServiceAuthenticationError,
@@ -8,7 +11,7 @@ import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createOpenClient } from '../src/index.ts'
 import { createUploadProxy, type UploadProxy, type UploadProxyOptions } from '../src/proxy/index.ts'
-import { rejection, servedHash, sha256 } from './upload/helpers.ts'
+import { rawOss, rejection, servedHash, sha256 } from './upload/helpers.ts'
 
 // The upload proxy through its public entry, against the simulator, driven with Web Requests as
 // any framework would; and the browser-side client (`createOpenClient({ proxyUrl })`) through it,
@@ -403,6 +406,41 @@ describe('uploads through the proxy', () => {
     )
     expect(answer.status).toBe(403)
     expect(await answer.json()).toMatchObject({ code: 'space_not_allowed' })
+  })
+})
+
+describe('cleaning up what failed uploads left, through the proxy', () => {
+  test('cleanupUploads({ checkpoint }) aborts the recorded uploads gone stale and forgets them; without one it says why (no listing is signed)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'proxy-cleanup-'))
+    try {
+      const alice = browserClient('alice-session')
+      sim.control.faults.inject({
+        match: { target: 'oss', op: 'UploadPart', partNumber: 2 },
+        action: { type: 'status', status: 403, ossCode: 'AccessDenied' },
+      })
+      const path = join(dir, 'left.bin')
+      await writeFile(path, new Uint8Array(300 * 1024).fill(7))
+      const checkpoint = join(dir, 'checkpoints')
+      const failed = alice.upload(path, { partSize: 100 * 1024, checkpoint, retry: false })
+      await rejection(failed.done())
+      const { key, uploadId } = failed
+      expect(uploadId).toBeDefined()
+      const refused = await rejection(alice.cleanupUploads())
+      expect(refused).toBeInstanceOf(ServiceValidationError)
+      expect(refused).toMatchObject({ issues: [{ path: 'checkpoint' }] })
+      expect(await alice.cleanupUploads({ checkpoint, olderThanMs: 60_000 })).toEqual({
+        aborted: [],
+        failed: [],
+      })
+      const cleaned = await alice.cleanupUploads({ checkpoint, olderThanMs: 0 })
+      expect(cleaned.aborted).toEqual([{ key, uploadId, initiated: expect.any(Number) }])
+      expect((await readdir(checkpoint)).filter((f) => f.endsWith('.json'))).toEqual([])
+      const server = createOpenClient({ openUrl: sim.urls.open, token: sim.credentials.openToken })
+      const listParts = rawOss(await server.credentials()).listParts(key as string, uploadId as string)
+      expect(await rejection(listParts)).toMatchObject({ code: 'NoSuchUpload' })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })
 

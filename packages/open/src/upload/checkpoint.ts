@@ -39,6 +39,8 @@ export interface UploadCheckpoint {
    * asset may exist, and the upload does not save again by itself (`save_outcome_unknown`).
    */
   saveSentAt?: number
+  /** When this checkpoint was written (epoch ms): how stale an unfinished upload is. */
+  updatedAt?: number
 }
 
 /**
@@ -50,6 +52,17 @@ export interface CheckpointStore {
   load(source: SourceFingerprint): UploadCheckpoint | undefined | Promise<UploadCheckpoint | undefined>
   save(checkpoint: UploadCheckpoint): void | Promise<void>
   remove(source: SourceFingerprint): void | Promise<void>
+}
+
+/**
+ * A checkpoint store that can also list what it keeps (the built-in ones: a directory in Node,
+ * `indexedDbCheckpoints()` in browsers): the unfinished uploads, and the stale ones to clean up.
+ */
+export interface ListableCheckpointStore extends CheckpointStore {
+  /** The unfinished uploads kept here, newest first, stale ones left out. */
+  list(): Promise<UploadCheckpoint[]>
+  /** The checkpoints not written for `olderThanMs` (default: the store's own limit); they stay until removed. */
+  stale(olderThanMs?: number): Promise<UploadCheckpoint[]>
 }
 
 // Hand-written rules (option-rules.ts), not zod: a checkpoint is read in the browser's upload
@@ -75,6 +88,7 @@ export const checkpointRule: Rule<UploadCheckpoint> = object<UploadCheckpoint>({
   parts: array(partRule),
   uploaded: optional(boolean),
   saveSentAt: optional(number({})),
+  updatedAt: optional(number({})),
 })
 
 /** The checkpoint saved for `source`, when there is a valid one. */

@@ -239,7 +239,7 @@ class ObjectUpload {
     }
     const fingerprint = this.#prepared.source.fingerprint
     return this.#writer && fingerprint
-      ? this.#writer.save({ version: 1, source: fingerprint, ...state.point })
+      ? this.#writer.save({ version: 1, source: fingerprint, ...state.point, updatedAt: Date.now() })
       : undefined
   }
 

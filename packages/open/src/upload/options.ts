@@ -1,6 +1,6 @@
 import { ServiceValidationError, type ValidationIssue } from '@service-sdk/core'
 import { checkId, DEFAULT_RETRY, NOT_AN_ID, type RetryPolicy } from '@service-sdk/core/internal'
-import type { CheckpointStore } from './checkpoint.ts'
+import type { CheckpointStore, ListableCheckpointStore } from './checkpoint.ts'
 import { refuseRelativeKey } from './key.ts'
 import * as r from './option-rules.ts'
 import type { UploadPlatform } from './platform.ts'
@@ -208,11 +208,23 @@ export const uploadDefaultsRule = r.strictObject<CheckedDefaults>({
 
 export interface CheckedCleanupOptions {
   olderThanMs?: number | undefined
+  checkpoint?: string | ListableCheckpointStore | undefined
   signal?: AbortSignal | undefined
 }
 
+const listableStore = r.custom<ListableCheckpointStore>(
+  (v) =>
+    typeof v === 'object' &&
+    v !== null &&
+    ['load', 'save', 'remove', 'list', 'stale'].every(
+      (m) => typeof (v as unknown as Record<string, unknown>)[m] === 'function',
+    ),
+  'must be a directory path or a store that lists its checkpoints (indexedDbCheckpoints())',
+)
+
 export const cleanupOptionsRule = r.strictObject<CheckedCleanupOptions>({
   olderThanMs: r.optional(r.number({}, r.atLeast(0, 'must not be negative'))),
+  checkpoint: r.optional(r.union(text, listableStore)),
   signal: r.optional(signal),
 })
 

@@ -1,4 +1,4 @@
-import type { CheckpointStore, SourceFingerprint } from './checkpoint.ts'
+import type { ListableCheckpointStore, SourceFingerprint } from './checkpoint.ts'
 import { createCrc64 } from './crc64.ts'
 import type { SigningPlatform } from './oss/connection.ts'
 import type { OssBody, OssHttp } from './oss/types.ts'
@@ -25,7 +25,7 @@ export interface UploadPlatform {
   /** What this platform adds to the requests it signs (Node: the `mime` table and ali-oss's User-Agent). */
   readonly signing: SigningPlatform
   /** The store behind `checkpoint: '<directory>'` (Node only: elsewhere it throws `ServiceValidationError`). */
-  checkpointDirectory(directory: string): CheckpointStore
+  checkpointDirectory(directory: string): ListableCheckpointStore
 }
 
 /**

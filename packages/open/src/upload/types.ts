@@ -1,5 +1,5 @@
 import type { IdLike, RetryOptions, SavedMaterial } from '@service-sdk/core'
-import type { CheckpointStore } from './checkpoint.ts'
+import type { CheckpointStore, ListableCheckpointStore } from './checkpoint.ts'
 import type { UploadPhase, UploadProgress } from './progress.ts'
 
 /**
@@ -56,9 +56,10 @@ export interface UploadTransferOptions {
   /** An OSS request that sends and receives nothing for this long fails (and is retried). Default 60,000 ms. */
   timeoutMs?: number
   /**
-   * Make the upload resumable after a crash: a directory for checkpoint files (Node), or a
-   * `CheckpointStore` (browsers: your own load/save/remove, e.g. on IndexedDB). Only files
-   * (a path, a `File`) can be resumed: their path or name, size and mtime identify them.
+   * Make the upload resumable after a crash or a page reload: a directory for checkpoint files
+   * (Node), `indexedDbCheckpoints()` (browsers), or a `CheckpointStore` of your own. Only files (a
+   * path, a `File`) can be resumed: their path or name, size and mtime identify them, so picking
+   * the same file again continues it.
    */
   checkpoint?: string | CheckpointStore
   /**
@@ -200,8 +201,17 @@ export interface UploadDefaults
 
 /** `open.cleanupUploads(options)`. */
 export interface CleanupOptions {
-  /** Abort only multipart uploads initiated longer ago than this. Default 24 hours. */
+  /**
+   * Abort only multipart uploads initiated (with `checkpoint`: whose checkpoint was last written)
+   * longer ago than this. Default 24 hours.
+   */
   olderThanMs?: number
+  /**
+   * Clean up the unfinished uploads this store (or checkpoint directory) recorded, instead of
+   * listing the storage: their multipart uploads are aborted and their checkpoints removed. The
+   * way through the upload proxy, which signs no listing.
+   */
+  checkpoint?: string | ListableCheckpointStore
   signal?: AbortSignal
 }
 

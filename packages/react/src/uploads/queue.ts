@@ -1,4 +1,4 @@
-import type { UploadedAsset } from '@service-sdk/open'
+import type { ListableCheckpointStore, UploadCheckpoint, UploadedAsset } from '@service-sdk/open'
 import type { UploadClient } from '../client.tsx'
 import { reportUncaught } from '../report.ts'
 import { createEntry, type Entry, initialProgress, isSettled, toSources, viewOf } from './entry.ts'
@@ -9,6 +9,8 @@ import type { UploadFileOptions, UploadItem, UploadSources, UploadSummary } from
 export interface QueueSnapshot {
   readonly items: readonly UploadItem[]
   readonly summary: UploadSummary
+  /** Unfinished uploads the checkpoint store keeps that are not in `items` (a reload, a crash). */
+  readonly resumable: readonly UploadCheckpoint[]
 }
 
 /** Set on every render from the hook's options. */
@@ -29,7 +31,8 @@ export class UploadQueue {
   settings: QueueSettings
   readonly #entries = new Map<string, Entry>()
   readonly #listeners = new Set<() => void>()
-  #snapshot: QueueSnapshot = { items: [], summary: summarize([]) }
+  #snapshot: QueueSnapshot = { items: [], summary: summarize([]), resumable: [] }
+  #resumable: readonly UploadCheckpoint[] = []
   #timer: ReturnType<typeof setTimeout> | undefined
   #flushQueued = false
   #mounted = true
@@ -141,10 +144,29 @@ export class UploadQueue {
       if (entry.status === 'done' || entry.status === 'aborted') this.remove(entry.id)
   }
 
-  /** The component's effect ran (again): start what may start. */
+  /** The component's effect ran (again): start what may start, and read what may be resumed. */
   mount(): void {
     this.#mounted = true
     this.#pump()
+    this.#refreshResumable()
+  }
+
+  /**
+   * Reads the unfinished uploads of the checkpoint store, when it lists them
+   * (`indexedDbCheckpoints()`); those of uploads in the list are left out. A store that fails to
+   * list gives none (the uploads themselves say why, when they use it).
+   */
+  #refreshResumable(): void {
+    const store = this.settings.defaults.checkpoint as { list?: unknown } | string | undefined
+    if (typeof store !== 'object' || typeof store.list !== 'function') return
+    ;(store as ListableCheckpointStore).list().then(
+      (checkpoints) => {
+        const listed = new Set([...this.#entries.values()].map((e) => fingerprintOf(e.source)))
+        this.#resumable = checkpoints.filter((c) => !listed.has(keyOf(c.source)))
+        this.#publish(true)
+      },
+      () => {},
+    )
   }
 
   /** Starts queued uploads while fewer than `concurrency` are active (after `concurrency` changed). */
@@ -226,6 +248,7 @@ export class UploadQueue {
 
   #settle(entry: Entry): void {
     this.#changed(entry)
+    this.#refreshResumable()
     for (const resolve of entry.waiters.splice(0)) resolve(entry.asset)
     try {
       this.settings.onSettled?.(viewOf(entry))
@@ -253,7 +276,15 @@ export class UploadQueue {
     clearTimeout(this.#timer)
     this.#timer = undefined
     const items = [...this.#entries.values()].map(viewOf)
-    this.#snapshot = { items, summary: summarize(items) }
+    this.#snapshot = { items, summary: summarize(items), resumable: this.#resumable }
     for (const listener of this.#listeners) listener()
   }
+}
+
+const keyOf = (f: { name: string; size: number; lastModified: number }) =>
+  `${f.name}\u0000${f.size}\u0000${f.lastModified}`
+
+/** A `File`'s fingerprint key (the checkpoint's), or `undefined` for other sources. */
+function fingerprintOf(source: unknown): string | undefined {
+  return typeof File !== 'undefined' && source instanceof File ? keyOf(source) : undefined
 }

@@ -1,4 +1,4 @@
-import type { UploadedAsset } from '@service-sdk/open'
+import type { UploadCheckpoint, UploadedAsset } from '@service-sdk/open'
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import { useOpenClient } from '../client.tsx'
 import { UploadQueue } from './queue.ts'
@@ -17,6 +17,12 @@ export interface Uploads {
   items: readonly UploadItem[]
   /** Their totals: bytes, combined rate, ETA, counts per status. */
   summary: UploadSummary
+  /**
+   * Uploads a page left unfinished (a reload, a closed tab, a crash) that the `checkpoint` store
+   * keeps (`indexedDbCheckpoints()` lists them): each names its file (`source.name`, `size`) and
+   * holds its stored `parts`. `add()` the same file again to continue it from those parts.
+   */
+  resumable: readonly UploadCheckpoint[]
   /** Queues one upload per source (a `FileList` from an input, an array, or one source); returns their ids. */
   add(sources: UploadSources, options?: UploadFileOptions): string[]
   /** Resolves with the saved asset once upload `id` is done, `undefined` if it fails, is aborted or removed. */
@@ -72,5 +78,5 @@ export function useUploads(options: UseUploadsOptions = {}): Uploads {
     }),
     [queue],
   )
-  return { items: snapshot.items, summary: snapshot.summary, ...actions }
+  return { items: snapshot.items, summary: snapshot.summary, resumable: snapshot.resumable, ...actions }
 }

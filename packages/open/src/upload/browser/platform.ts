@@ -18,7 +18,7 @@ export function createPlatform(): UploadPlatform {
         {
           path: 'checkpoint',
           message:
-            'a directory works only in Node: pass a CheckpointStore (load, save, remove), e.g. on IndexedDB',
+            'a directory works only in Node: in a browser pass indexedDbCheckpoints(), or a CheckpointStore of your own',
         },
       ])
     },
