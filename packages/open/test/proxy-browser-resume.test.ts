@@ -110,7 +110,7 @@ function weighScripts(page: Page): Map<string, number> {
 async function pickAndUpload(page: Page): Promise<ResumeResult> {
   await page.waitForFunction(() => window.ready === true)
   await page.setInputFiles('#file', file)
-  return page.evaluate((url) => window.upload(url, 'alice-session'), proxyUrl)
+  return page.evaluate((url) => window.uploadResumable(url, 'alice-session'), proxyUrl)
 }
 
 describe.skipIf(!chromium.available)(
@@ -141,7 +141,7 @@ describe.skipIf(!chromium.available)(
         times: Infinity,
       })
       void pickAndUpload(page).catch(() => {})
-      await page.waitForFunction((half) => window.loaded >= half, SIZE * 0.4, { timeout: 60_000 })
+      await page.waitForFunction((half) => window.uploadedBytes >= half, SIZE * 0.4, { timeout: 60_000 })
       const firstUpload = [...scripts.values()].reduce((sum, size) => sum + size, 0)
       console.info(
         `first upload, everything loaded: ${(firstUpload / 1024).toFixed(1)} KB gzip (${[...scripts]
@@ -153,7 +153,7 @@ describe.skipIf(!chromium.available)(
       await page.waitForFunction(() => window.ready === true)
 
       // After the reload: the unfinished upload is listed, with the parts stored so far.
-      const unfinished = await page.evaluate(() => window.resumable())
+      const unfinished = await page.evaluate(() => window.listResumable())
       expect(unfinished).toEqual([{ name: 'holiday film.mp4', size: SIZE, stored: expect.any(Number) }])
       expect(unfinished[0]?.stored).toBeGreaterThan(0)
       expect(unfinished[0]?.stored).toBeLessThan(SIZE)
@@ -171,7 +171,7 @@ describe.skipIf(!chromium.available)(
       )
       expect(resent).toBeGreaterThanOrEqual(0)
       expect(resent).toBeLessThanOrEqual(PARALLEL)
-      expect(await page.evaluate(() => window.resumable())).toEqual([])
+      expect(await page.evaluate(() => window.listResumable())).toEqual([])
       expect(errors).toEqual([])
       sim.control.faults.clear()
       await context.close()

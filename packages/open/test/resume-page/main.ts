@@ -15,17 +15,17 @@ declare global {
   interface Window {
     ready: boolean
     /** Bytes sent so far by the running upload. */
-    loaded: number
+    uploadedBytes: number
     /** Uploads the chosen File through the proxy, resumable. */
-    upload(proxyUrl: string, session: string): Promise<ResumeResult>
+    uploadResumable(proxyUrl: string, session: string): Promise<ResumeResult>
     /** The unfinished uploads IndexedDB keeps: file name, size, bytes of the parts stored. */
-    resumable(): Promise<Array<{ name: string; size: number; stored: number }>>
+    listResumable(): Promise<Array<{ name: string; size: number; stored: number }>>
   }
 }
 
-window.loaded = 0
+window.uploadedBytes = 0
 
-window.upload = async (proxyUrl, session) => {
+window.uploadResumable = async (proxyUrl, session) => {
   const file = (document.querySelector('#file') as HTMLInputElement).files?.[0]
   if (!file) throw new Error('no file chosen')
   const client = createOpenClient({ proxyUrl, headers: { Authorization: `Bearer ${session}` } })
@@ -36,7 +36,7 @@ window.upload = async (proxyUrl, session) => {
         partSize: 8 * 1024 * 1024,
         parallel: 3,
         onProgress: (p) => {
-          window.loaded = p.loaded
+          window.uploadedBytes = p.loaded
         },
       })
       .done()
@@ -47,7 +47,7 @@ window.upload = async (proxyUrl, session) => {
   }
 }
 
-window.resumable = async () =>
+window.listResumable = async () =>
   (await indexedDbCheckpoints().list()).map((c) => ({
     name: c.source.name,
     size: c.source.size,
