@@ -34,7 +34,7 @@ export function operationOf(pathname: string): ProxyOperation | undefined {
   return match ? ((match[1] ?? 'oss-sign') as ProxyOperation) : undefined
 }
 
-/** A request body as JSON (ids kept exact), or the 400 answer. */
+/** A request body as JSON (every digit of an id kept), or the 400 answer. */
 async function jsonBody(request: Request, what: string): Promise<unknown> {
   try {
     return parseServiceJson(await request.text())
@@ -64,7 +64,14 @@ function tracing(signal?: AbortSignal): CallOptions & { traceId?: string | undef
 export async function signObjectRequests(ctx: ProxyContext, caller: UploadProxyCaller, request: Request) {
   const body = await jsonBody(request, 'oss-sign')
   if (body instanceof Response) return body
-  const input = await checkSignInput(body, (key) => ctx.dirs.owns(key, caller.id))
+  const renew = (body as { renew?: unknown } | null)?.renew === true
+  const credential = await ctx.credentials.get(renew)
+  const own = await ctx.dirs.dirFor(credential.dir, caller.id)
+  // A key under the caller's directory of this credential is the caller's at once (a prefix of
+  // its own, which it knows: nothing to time); an older directory of the caller's is checked
+  // against the mark, in constant time.
+  const owns = (key: string) => key.startsWith(own) || ctx.dirs.owns(key, caller.id)
+  const input = await checkSignInput(body, owns)
   if ('issues' in input) {
     const { issues } = input
     return input.outside
@@ -75,8 +82,7 @@ export async function signObjectRequests(ctx: ProxyContext, caller: UploadProxyC
           issues,
         })
   }
-  const dir = (stsDir: string) => ctx.dirs.dirFor(stsDir, caller.id)
-  return success(await signRequests(ctx.credentials, input, dir, ctx.signedUrlTtlSeconds), undefined)
+  return success(await signRequests(credential, input, own, ctx.signedUrlTtlSeconds), undefined)
 }
 
 const allows = (caller: UploadProxyCaller, orgId: unknown) =>

@@ -19,10 +19,17 @@ const HEADERS = {
   'x-content-type-options': 'nosniff',
 }
 
-/** `{code: '0', message, result, traceId}`: the service's success envelope. */
-export function success(result: unknown, traceId: string | undefined): Response {
+/**
+ * `{code: '0', message, result, traceId}`: the service's success envelope. `ids: false` for an
+ * answer without ids (the signed requests): plain `JSON.stringify`, a twentieth of the lossless
+ * codec's cost on a batch of signed URLs (bench/proxy).
+ */
+export function success(result: unknown, traceId: string | undefined, ids = true): Response {
   const body = { code: '0', message: 'success', result, ...(traceId ? { traceId } : {}) }
-  return new Response(stringifyServiceJson(body), { status: 200, headers: HEADERS })
+  return new Response(ids ? stringifyServiceJson(body) : JSON.stringify(body), {
+    status: 200,
+    headers: HEADERS,
+  })
 }
 
 /** A refusal or failure: `{code, message, issues?, traceId?}` with an HTTP status. */

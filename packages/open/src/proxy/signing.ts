@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@service-sdk/core'
+import type { UploadCredential, ValidationIssue } from '@service-sdk/core'
 import { refuseRelativeKey } from '../upload/key.ts'
 import { checkedOptions, refusedCredential } from '../upload/oss/connection.ts'
 import { typeOfKey } from '../upload/oss/content-type.ts'
@@ -8,9 +8,9 @@ import {
   type OssOp,
   type OssRequest,
   objectSigner,
+  type SignedRequest,
   toObjectRequest,
 } from '../upload/oss/request.ts'
-import type { ProxyCredentials } from './credentials.ts'
 
 /**
  * The requests a browser may have signed: the object requests of an upload into its own
@@ -54,7 +54,7 @@ export interface SignRefusal {
 /** The checked input, or why it is refused (nothing is signed then). */
 export async function checkSignInput(
   body: unknown,
-  owns: (key: string) => Promise<boolean>,
+  owns: (key: string) => boolean | Promise<boolean>,
 ): Promise<SignInput | SignRefusal> {
   const { requests, renew } = (typeof body === 'object' && body !== null ? body : {}) as Record<
     string,
@@ -154,25 +154,25 @@ const signers = new WeakMap<object, ObjectSigner>()
  * the proxy's own credential; the browser never sees the credential's secret.
  */
 export async function signRequests(
-  credentials: ProxyCredentials,
+  credential: UploadCredential,
   input: SignInput,
-  dir: (stsDir: string) => Promise<string>,
+  dir: string,
   ttlSeconds: number,
 ): Promise<SignAnswer> {
-  const credential = await credentials.get(input.renew)
   let signer = signers.get(credential)
   if (!signer) {
     const options = checkedOptions(credential)
     if (typeof options === 'string') throw refusedCredential(options)
+    // node:crypto's HMAC where there is one, so presigning is synchronous (hmac.ts).
     signer = objectSigner(options, { hmac: hmacSha1(options.accessKeySecret), typeOf: typeOfKey })
     signers.set(credential, signer)
   }
   const expires = Math.floor(Date.now() / 1000) + ttlSeconds
-  const signed = []
-  for (const request of input.requests) {
-    const { url, headers } = await signer.presign(toObjectRequest(request), expires)
-    signed.push({ url, headers })
-  }
-  const { endPoint, bucket } = credential
-  return { endPoint, bucket, dir: await dir(credential.dir), expires, signed }
+  const made = input.requests.map((request) =>
+    (signer as ObjectSigner).presign(toObjectRequest(request), expires),
+  )
+  // Synchronous with node:crypto; Web Crypto's (edge runtimes) are promises.
+  const all = made.some((m) => m instanceof Promise) ? await Promise.all(made) : (made as SignedRequest[])
+  const signed = all.map(({ url, headers }) => ({ url, headers }))
+  return { endPoint: credential.endPoint, bucket: credential.bucket, dir, expires, signed }
 }

@@ -1,7 +1,12 @@
 import type { Hmac } from './request.ts'
 
 export interface NodeCrypto {
-  createHmac(algorithm: string, key: string): { update(text: string): { digest(encoding: 'base64'): string } }
+  createHmac(
+    algorithm: string,
+    key: string,
+  ): {
+    update(text: string): { digest(encoding: 'base64'): string; digest(): Uint8Array }
+  }
   createHash(algorithm: string): { update(text: string): { digest(encoding: 'base64'): string } }
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean
 }

@@ -162,8 +162,10 @@ export function objectSigner(options: OssOptions, setup: SignerSetup): ObjectSig
   const typeOf = (request: ObjectRequest) =>
     request.content ? request.content.type : (setup.typeOf?.(keyOf(request)) ?? request.type)
   const resource = (request: ObjectRequest) => `/${bucket}/${keyOf(request)}`
-  const located = (request: ObjectRequest, extra: string, headers: Record<string, string>) => {
-    const path = `/${escapeKey(keyOf(request))}${search(request.query, request.subresource)}${extra}`
+  /** The URL (its query, then `auth` when the signature goes in it) and its parts. */
+  const located = (request: ObjectRequest, auth: string, headers: Record<string, string>) => {
+    const query = search(request.query, request.subresource)
+    const path = `/${escapeKey(keyOf(request))}${query}${auth === '' ? '' : `${query === '' ? '?' : '&'}${auth}`}`
     const sub = request.subresource
     const part = typeof sub === 'object' ? Number(sub.partNumber ?? 0) : 0
     return {
@@ -196,6 +198,9 @@ export function objectSigner(options: OssOptions, setup: SignerSetup): ObjectSig
     })
   }
 
+  // Encoded once per credential: a part's signed URL is mostly this token.
+  const authToken = stsToken ? `&security-token=${encodeURIComponent(stsToken)}` : ''
+  const authKey = `OSSAccessKeyId=${encodeURIComponent(accessKeyId)}&Expires=`
   const presign = (request: ObjectRequest, expires: number) => {
     const type = typeOf(request)
     const headers: Record<string, string> = {}
@@ -206,10 +211,8 @@ export function objectSigner(options: OssOptions, setup: SignerSetup): ObjectSig
     const sub = withToken(request.subresource, stsToken)
     const signed = `${request.method}\n${md5}\n${type ?? ''}\n${expires}\n${resource(request)}${canonicalSubresource(sub)}`
     return then(setup.hmac(signed), (signature) => {
-      const auth = `OSSAccessKeyId=${encodeURIComponent(accessKeyId)}&Expires=${expires}&Signature=${encodeURIComponent(signature)}`
-      const token = stsToken ? `&security-token=${encodeURIComponent(stsToken)}` : ''
-      const joiner = search(request.query, request.subresource) === '' ? '?' : '&'
-      return located(request, `${joiner}${auth}${token}`, headers)
+      const auth = `${authKey}${expires}&Signature=${encodeURIComponent(signature)}${authToken}`
+      return located(request, auth, headers)
     })
   }
 
