@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 
 /** The built binary, run as a user runs it: `pnpm build` (turbo) makes it. */
-export const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url))
+export const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url))
 if (!existsSync(BIN))
   throw new Error(`${BIN} is missing: build first (pnpm turbo run build --filter=@service-sdk/cli...)`)
 

@@ -23,7 +23,7 @@ interface Row {
   size: number
   status: string
   id?: string
-  link?: string
+  accessUrl?: string
   error?: string
 }
 
@@ -61,7 +61,10 @@ describe('service upload', () => {
       [FOLDERS.acme.campaigns, 't:1001', 4096],
     ])
     for (const row of rows)
-      expect(await (await fetch(row.link as string)).arrayBuffer()).toHaveProperty('byteLength', row.size)
+      expect(await (await fetch(row.accessUrl as string)).arrayBuffer()).toHaveProperty(
+        'byteLength',
+        row.size,
+      )
   })
 
   it('exits 1 and names the file that failed; the others are saved', async () => {
@@ -112,7 +115,7 @@ describe('service upload', () => {
       const args = ['upload', small, big, '--concurrency', '1']
       const first = start(args, env)
       const firstRun = finished(first)
-      const checkpoints = join(home.env.XDG_STATE_HOME as string, 'service', 'checkpoints')
+      const checkpoints = join(home.env.XDG_STATE_HOME as string, 'service-sdk', 'checkpoints')
       await until(() => storedParts(checkpoints) >= 2)
       first.kill(signal)
       const interrupted = await firstRun
