@@ -126,8 +126,10 @@ async function listen(ctx: Context, options: ListenOptions): Promise<void> {
     await open.folders.subscribe({ folderIds: subscriptions.folderIds, callbackUrl })
   if (open && subscriptions.eventTypes.length)
     await open.events.subscribe({ eventTypes: subscriptions.eventTypes as never, callbackUrl })
+  // Listening for the signals before saying "ready": a stop right after it still unsubscribes.
+  const stopped = untilSignal()
   print.ready(callbackUrl, join(dir, 'listen-token'), options, subscribing)
-  await untilSignal()
+  await stopped
   if (open && subscriptions.folderIds.length)
     await open.folders.unsubscribe({ folderIds: subscriptions.folderIds, callbackUrl }).catch(() => {})
   if (open && subscriptions.eventTypes.length)
