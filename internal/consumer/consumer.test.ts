@@ -136,8 +136,10 @@ describe('a fresh npm project with the tarballs installed', () => {
     })
   })
 
-  test('the `service` command line runs from its installed bin', () => {
-    expect(sh(join(project, 'node_modules', '.bin', 'service'), ['--help'])).toContain('Usage: service')
+  test('the `service-sdk` command line runs from its installed bin (cli.test.ts runs it on each Node)', () => {
+    expect(sh(join(project, 'node_modules', '.bin', 'service-sdk'), ['--help'])).toContain(
+      'Usage: service-sdk',
+    )
   })
 
   test.each(['node16', 'bundler', 'node10'])(

@@ -21,7 +21,10 @@ if (!supported(process.versions.node)) {
 
 // Node 22 warns on first use of an experimental built-in (node:sqlite, which the listener's inbox
 // uses); a user of this command can do nothing about that, so those warnings are not printed.
-// Every other warning is printed as Node prints it.
+// Every other warning of this thread is printed as Node prints it. The inbox runs SQLite in a
+// worker thread, which starts with a copy of this environment and, with NODE_NO_WARNINGS, prints
+// no warning of its own.
+process.env.NODE_NO_WARNINGS = '1'
 process.removeAllListeners('warning')
 process.on('warning', (warning) => {
   if (warning.name !== 'ExperimentalWarning') process.stderr.write(`${warning.name}: ${warning.message}\n`)

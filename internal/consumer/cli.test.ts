@@ -1,0 +1,158 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { packAll } from './pack.ts'
+
+// The command line as a user gets it: its packed tarball and those of its workspace dependencies,
+// installed with plain npm into a fresh project, run through node_modules/.bin/service-sdk with a
+// fresh HOME, on the oldest Node the SDK supports (22.13.0, installed from the registry's `node`
+// package) and on the workspace's Node 24; and on Node 20, which it refuses in one line.
+
+const CLI = '@service-sdk/cli'
+const PACKAGES = [
+  CLI,
+  '@service-sdk/core',
+  '@service-sdk/open',
+  '@service-sdk/simulator',
+  '@service-sdk/team',
+  '@service-sdk/webhooks',
+]
+const work = mkdtempSync(join(tmpdir(), 'service-sdk-cli-consumer-'))
+const project = join(work, 'project')
+const runtimes = join(work, 'runtimes')
+const bin = join(project, 'node_modules', '.bin', 'service-sdk')
+const nodeOf = (name: string) => join(runtimes, 'node_modules', name, 'bin', 'node')
+let version = ''
+
+function npm(args: string[], cwd: string): void {
+  try {
+    execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, stdio: 'pipe' })
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer }
+    throw new Error(`npm ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`)
+  }
+}
+
+beforeAll(() => {
+  const packed = packAll(join(work, 'packs'), PACKAGES)
+  mkdirSync(project)
+  const dependencies = Object.fromEntries(packed.map((p) => [p.name, `file:${p.tarball}`]))
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh', private: true, dependencies }))
+  npm(['install'], project)
+  // Node runtimes from the registry (the `node` package ships the binary), beside the project.
+  mkdirSync(runtimes)
+  writeFileSync(join(runtimes, 'package.json'), JSON.stringify({ name: 'runtimes', private: true }))
+  npm(['install', 'oldest@npm:node@22.13.0', 'too-old@npm:node@20'], runtimes)
+  version = JSON.parse(readFileSync(join(project, 'node_modules', CLI, 'package.json'), 'utf8')).version
+}, 300_000)
+
+afterAll(() => {
+  if (!process.env.KEEP_CONSUMER) rmSync(work, { recursive: true, force: true })
+})
+
+interface Ended {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** `service-sdk` as a shell runs it: the bin's `#!/usr/bin/env node` finds `node` on PATH. */
+function start(node: string, args: string[], home: string, extra: Record<string, string> = {}): ChildProcess {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(SERVICE_|XDG_|npm_)/.test(k)),
+  )
+  return spawn(bin, args, {
+    cwd: project,
+    env: { ...env, PATH: `${dirname(node)}:${process.env.PATH}`, HOME: home, NO_COLOR: '1', ...extra },
+  })
+}
+
+function ended(child: ChildProcess): Promise<Ended> {
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (c) => (stdout += c))
+  child.stderr?.on('data', (c) => (stderr += c))
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })))
+}
+
+const run = (node: string, args: string[], home: string, extra?: Record<string, string>) =>
+  ended(start(node, args, home, extra))
+
+function line(child: ChildProcess, test: (line: string) => boolean): Promise<string> {
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })
+  return new Promise((resolve, reject) => {
+    lines.on('line', (l) => test(l) && resolve(l))
+    child.once('close', () => reject(new Error('ended before the line')))
+  })
+}
+
+describe.each([
+  ['the oldest supported Node, 22.13.0', () => nodeOf('oldest')],
+  ['Node 24', () => process.execPath],
+])('the packed service-sdk on %s, in a fresh npm project with a fresh HOME', (_, node) => {
+  test('--version, --help, sim --env, upload, listen with an event, as the README says', async () => {
+    const home = mkdtempSync(join(work, 'home-'))
+    expect((await run(node(), ['--version'], home)).stdout).toBe(`${version}\n`)
+    const help = await run(node(), ['--help'], home)
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('Usage: service-sdk')])
+
+    const sim = start(node(), ['sim', '--port', '0', '--oss-port', '0', '--env'], home)
+    const simEnded = ended(sim)
+    const env: Record<string, string> = {}
+    await line(sim, (l) => {
+      const [, name, value] = /^export ([A-Z_]+)=(.*)$/.exec(l) ?? []
+      if (name) env[name] = value as string
+      return name === 'WEBHOOK_TOKEN'
+    })
+    expect(env.SERVICE_WEBHOOK_TOKEN).toBeDefined()
+
+    writeFileSync(join(home, 'brochure.txt'), 'the bytes of a brochure\n')
+    const upload = await run(
+      node(),
+      ['upload', join(home, 'brochure.txt'), '--org', '1001', '--json'],
+      home,
+      env,
+    )
+    expect([upload.code, upload.stderr]).toEqual([0, expect.any(String)])
+    expect(JSON.parse(upload.stdout)).toMatchObject([{ status: 'saved', id: expect.stringMatching(/^\d+$/) }])
+
+    const listen = start(
+      node(),
+      ['listen', '--port', '0', '--events', 'MATERIAL_DELETED', '--json'],
+      home,
+      env,
+    )
+    const listenEnded = ended(listen)
+    await line(listen, (l) => l.includes('"ready"'))
+    const event = line(listen, (l) => l.includes('"type":"event"'))
+    const trigger = await run(node(), ['trigger', 'MATERIAL_DELETED', '--json'], home, env)
+    expect(trigger.code).toBe(0)
+    expect(JSON.parse(await event)).toMatchObject({ eventType: 'MATERIAL_DELETED' })
+    listen.kill('SIGINT')
+    const stopped = await listenEnded
+    expect(stopped.code).toBe(0)
+    // node:sqlite is experimental on Node 22: the command does not pass Node's warning on.
+    expect(stopped.stderr).not.toMatch(/Warning/)
+    sim.kill('SIGINT')
+    expect((await simEnded).code).toBe(0)
+  })
+})
+
+describe('an older Node', () => {
+  test('Node 20: one line naming the version needed, and a hint; no stack (exit 3)', async () => {
+    const home = mkdtempSync(join(work, 'home-'))
+    const node = nodeOf('too-old')
+    expect(execFileSync(node, ['--version'], { encoding: 'utf8' })).toMatch(/^v20\./)
+    for (const args of [['--version'], ['--help'], ['upload', 'x']]) {
+      const result = await run(node, args, home)
+      expect(result.code).toBe(3)
+      expect(result.stdout).toBe('')
+      expect(result.stderr).toMatch(
+        /^Error: service-sdk needs Node 22 \(22\.13 or later\) or Node 24 and later; this is Node 20\.\d+\.\d+\.\nHint: [^\n]+\n$/,
+      )
+    }
+  })
+})
