@@ -5,11 +5,12 @@ import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { packAll } from './pack.ts'
+import { installNodes, OLDEST_NODE } from './runtimes.ts'
 
 // The command line as a user gets it: its packed tarball and those of its workspace dependencies,
 // installed with plain npm into a fresh project, run through node_modules/.bin/service-sdk with a
-// fresh HOME, on the oldest Node the SDK supports (22.13.0, installed from the registry's `node`
-// package) and on the workspace's Node 24; and on Node 20, which it refuses in one line.
+// fresh HOME, on the oldest Node the SDK supports (runtimes.ts) and on the workspace's Node 24; and
+// on Node 20, which it refuses in one line.
 
 const CLI = '@service-sdk/cli'
 const PACKAGES = [
@@ -22,10 +23,9 @@ const PACKAGES = [
 ]
 const work = mkdtempSync(join(tmpdir(), 'service-sdk-cli-consumer-'))
 const project = join(work, 'project')
-const runtimes = join(work, 'runtimes')
 const bin = join(project, 'node_modules', '.bin', 'service-sdk')
-const nodeOf = (name: string) => join(runtimes, 'node_modules', name, 'bin', 'node')
 let version = ''
+let nodes = { oldest: '', tooOld: '' }
 
 function npm(args: string[], cwd: string): void {
   try {
@@ -42,14 +42,15 @@ beforeAll(() => {
   const dependencies = Object.fromEntries(packed.map((p) => [p.name, `file:${p.tarball}`]))
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh', private: true, dependencies }))
   npm(['install'], project)
-  // Node runtimes from the registry (the `node` package ships the binary), beside the project.
-  mkdirSync(runtimes)
-  writeFileSync(join(runtimes, 'package.json'), JSON.stringify({ name: 'runtimes', private: true }))
-  npm(['install', 'oldest@npm:node@22.13.0', 'too-old@npm:node@20'], runtimes)
+  nodes = installNodes(join(work, 'runtimes'), { oldest: OLDEST_NODE, tooOld: '20' })
   version = JSON.parse(readFileSync(join(project, 'node_modules', CLI, 'package.json'), 'utf8')).version
 }, 300_000)
 
+const children = new Set<ChildProcess>()
 afterAll(() => {
+  // A failed test leaves its simulator or listener running: stop them.
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   if (!process.env.KEEP_CONSUMER) rmSync(work, { recursive: true, force: true })
 })
 
@@ -64,10 +65,12 @@ function start(node: string, args: string[], home: string, extra: Record<string,
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(SERVICE_|XDG_|npm_)/.test(k)),
   )
-  return spawn(bin, args, {
+  const child = spawn(bin, args, {
     cwd: project,
     env: { ...env, PATH: `${dirname(node)}:${process.env.PATH}`, HOME: home, NO_COLOR: '1', ...extra },
   })
+  children.add(child)
+  return child
 }
 
 function ended(child: ChildProcess): Promise<Ended> {
@@ -90,7 +93,7 @@ function line(child: ChildProcess, test: (line: string) => boolean): Promise<str
 }
 
 describe.each([
-  ['the oldest supported Node, 22.13.0', () => nodeOf('oldest')],
+  [`the oldest supported Node, ${OLDEST_NODE}`, () => nodes.oldest],
   ['Node 24', () => process.execPath],
 ])('the packed service-sdk on %s, in a fresh npm project with a fresh HOME', (_, node) => {
   test('--version, --help, sim --env, upload, listen with an event, as the README says', async () => {
@@ -144,7 +147,7 @@ describe.each([
 describe('an older Node', () => {
   test('Node 20: one line naming the version needed, and a hint; no stack (exit 3)', async () => {
     const home = mkdtempSync(join(work, 'home-'))
-    const node = nodeOf('too-old')
+    const node = nodes.tooOld
     expect(execFileSync(node, ['--version'], { encoding: 'utf8' })).toMatch(/^v20\./)
     for (const args of [['--version'], ['--help'], ['upload', 'x']]) {
       const result = await run(node, args, home)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { afterAll } from 'vitest'
 
 /**
  * The built binary, run as a user runs it: `pnpm build` (turbo) makes it. CLI_TEST_BIN runs the
@@ -62,8 +63,17 @@ export function run(args: string[], env: Record<string, string>, input?: string,
   return finished(child)
 }
 
+/** Every process a test file started; those still running when it ends (a failed test) are killed. */
+const children = new Set<ChildProcess>()
+afterAll(() => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
 export function start(args: string[], env: Record<string, string>, as?: As): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...as })
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...as })
+  children.add(child)
+  return child
 }
 
 export function finished(child: ChildProcess): Promise<Run> {
