@@ -144,6 +144,42 @@ describe.each([
   })
 })
 
+/** The ```sh block under the CLI README's "## Quick start". */
+function quickStart(): string {
+  const readme = readFileSync(join(import.meta.dirname, '..', '..', 'packages', 'cli', 'README.md'), 'utf8')
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Quick start')))?.[1]
+  if (!block) throw new Error('no quick start in the CLI README')
+  return block
+}
+
+describe('the README quick start', () => {
+  test('runs as written in the fresh project: spaces, an upload, a triggered event received, all stopped', async () => {
+    const script = quickStart()
+      // Installed already, from the tarballs.
+      .replace('npm init -y > /dev/null && npm install -D @service-sdk/cli\n', '')
+      // Free ports: the machine may run another simulator or listener on 4010 or 4242.
+      .replace('sim --save-profile', 'sim --port 0 --oss-port 0 --save-profile')
+      .replace('listen --events', 'listen --port 0 --events')
+    expect(script).not.toMatch(/^npm /m)
+    const home = mkdtempSync(join(work, 'home-'))
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^(SERVICE_|XDG_|npm_)/.test(k)),
+    )
+    const shell = spawn('bash', ['-e', '-c', script], {
+      cwd: project,
+      env: { ...env, PATH: `${dirname(process.execPath)}:${process.env.PATH}`, HOME: home, NO_COLOR: '1' },
+    })
+    children.add(shell)
+    const result = await ended(shell)
+    expect([result.code, result.stderr]).toEqual([0, expect.not.stringMatching(/Error/)])
+    expect(result.stdout).toMatch(/│ 1001 +│ Acme/)
+    expect(result.stdout).toMatch(/hello\.txt.*│ saved/)
+    expect(result.stdout).toMatch(/MATERIAL_DELETED assets 19\d{17}/)
+    expect(result.stderr).toMatch(/Unsubscribed; stopped\./)
+    expect(result.stderr).toMatch(/The simulator is running/)
+  }, 60_000)
+})
+
 describe('an older Node', () => {
   test('Node 20: one line naming the version needed, and a hint; no stack (exit 3)', async () => {
     const home = mkdtempSync(join(work, 'home-'))
