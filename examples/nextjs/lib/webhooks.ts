@@ -7,7 +7,7 @@ let receiver: WebhookReceiver | undefined
 /**
  * The webhook receiver: events are stored (SQLite), acknowledged, then processed here with
  * retries. Subscribe `https://<your app>/api/webhooks/<SERVICE_WEBHOOK_TOKEN>` with open.events.subscribe /
- * open.folders.subscribe (or `service subscribe`).
+ * open.folders.subscribe (or `service-sdk subscribe`).
  */
 export function webhookReceiver(): WebhookReceiver {
   if (receiver) return receiver
