@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { FOLDERS } from '@service-sdk/simulator'
 import { useSimulator } from '@service-sdk/simulator/vitest'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -44,18 +46,39 @@ describe('no webhook token in any output', () => {
   })
 
   it.each([[[]], [['--json']]])(
-    'listen %j: subscribes, is ready, stops; the token is only in its file',
+    'listen %j, forwarding to an app whose URL holds its token: the tokens are only in their files',
     async (json) => {
-      const listener = start(['listen', '--port', '0', '--events', 'MATERIAL_DELETED', ...json], {
-        ...home.env,
-        ...sim.env,
-      })
+      // The app's receiver, which is not running: each forward fails and is reported.
+      const closed = createServer()
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+      const port = (closed.address() as AddressInfo).port
+      await new Promise((resolve) => closed.close(resolve))
+      const app = `http://127.0.0.1:${port}/api/webhooks/${token}`
+      const listener = start(
+        [
+          'listen',
+          '--port',
+          '0',
+          '--events',
+          'MATERIAL_DELETED',
+          '--forward-to',
+          app,
+          '--max-attempts',
+          '1',
+          ...json,
+        ],
+        { ...home.env, ...sim.env },
+      )
       const done = finished(listener)
-      if (json.length) await lineMatching(listener, (line) => line.includes('"ready"'))
-      else
-        await new Promise<void>((resolve) =>
-          listener.stderr?.on('data', (chunk: Buffer) => chunk.toString().includes('Ready.') && resolve()),
+      const said = (text: string) =>
+        new Promise<void>((resolve) =>
+          listener.stderr?.on('data', (chunk: Buffer) => chunk.toString().includes(text) && resolve()),
         )
+      const gaveUp = said('gave up')
+      if (json.length) await lineMatching(listener, (line) => line.includes('"ready"'))
+      else await said('Ready.')
+      expect((await service('trigger', 'MATERIAL_DELETED')).code).toBe(0)
+      await gaveUp
       const listening = sim.control.snapshot().eventSubscriptions[0]?.callbackUrl ?? ''
       const own = readFileSync(`${home.env.XDG_STATE_HOME}/service-sdk/listen-token`, 'utf8').trim()
       expect(listening.endsWith(`/webhooks/${own}`)).toBe(true)
@@ -63,6 +86,7 @@ describe('no webhook token in any output', () => {
       const result = await done
       expect([result.code, result.signal]).toEqual([0, null])
       expect(result.stdout + result.stderr).not.toContain(own)
+      expect(result.stdout + result.stderr).toContain(`http://127.0.0.1:${port}/api/webhooks/<token>`)
       outputs.push([`listen ${json}`, result])
     },
   )

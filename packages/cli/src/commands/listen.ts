@@ -109,7 +109,10 @@ async function listen(ctx: Context, options: ListenOptions): Promise<void> {
     const answer = await forward(options.forwardTo, raw)
     print.forward(key, attempt, answer)
     if (!answer.ok)
-      throw new CliError('failed', `${options.forwardTo} answered ${answer.status ?? answer.error}`)
+      throw new CliError(
+        'failed',
+        `${withoutToken(options.forwardTo)} answered ${answer.status ?? answer.error}`,
+      )
   })
   receiver.onError((error) => {
     if ('deadLettered' in error && error.deadLettered) print.note(`${pc.red('✗')} gave up: ${error.message}`)
@@ -238,19 +241,20 @@ function printer(ctx: Context) {
       )
     },
     ready(callbackUrl: string, tokenFile: string, options: ListenOptions, subscribed: boolean) {
-      // The token is the receiver's secret: the URL is shown with <token> in its place.
+      // A token is a receiver's secret: this one's, and that of an endpoint forwarded to (your
+      // app's /webhooks/<token>). The URLs are shown with <token> in its place.
       const shown = withoutToken(callbackUrl)
       if (ctx.out.json)
         return line({
           type: 'ready',
           callbackUrl: shown,
           tokenFile,
-          forwardTo: options.forwardTo ?? null,
+          forwardTo: options.forwardTo ? withoutToken(options.forwardTo) : null,
           subscribed,
         })
       process.stderr.write(
         `${pc.green('Ready.')} Receiving at ${shown}${subscribed ? ' (subscribed)' : ''}\n` +
-          `${options.forwardTo ? `Forwarding to ${options.forwardTo}\n` : ''}Ctrl-C stops${subscribed ? ' and unsubscribes' : ''}.\n`,
+          `${options.forwardTo ? `Forwarding to ${withoutToken(options.forwardTo)}\n` : ''}Ctrl-C stops${subscribed ? ' and unsubscribes' : ''}.\n`,
       )
     },
     note: (text: string) => process.stderr.write(`${text}\n`),

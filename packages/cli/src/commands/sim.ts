@@ -87,6 +87,11 @@ The built-in world (ids of spaces, folders and members) is described in @service
         throw error
       })
       const env = simulatorEnv(sim)
+      // Listening for the signals before the first line: a stop right after it stops the simulator.
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve)
+        process.once('SIGTERM', resolve)
+      })
       if (options.saveProfile) {
         const profile = typeof options.saveProfile === 'string' ? options.saveProfile : 'default'
         writeProfile(configFile(), profile, profileOf(env))
@@ -99,10 +104,7 @@ The built-in world (ids of spaces, folders and members) is described in @service
           `${options.saveProfile ? 'Saved as a profile: the other commands use it.\n' : options.env ? 'WEBHOOK_TOKEN is deprecated (it goes in the next release): read SERVICE_WEBHOOK_TOKEN.\n' : `For the SDK's quick starts: ${pc.bold('service-sdk sim --env')}, or ${pc.bold('--save-profile')} for this CLI.\n`}` +
           'Ctrl-C stops it.\n',
       )
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve)
-        process.once('SIGTERM', resolve)
-      })
+      await stopped
       await sim.stop()
     })
 }
