@@ -8,6 +8,7 @@ import { publint } from 'publint'
 import { formatMessage } from 'publint/utils'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Packed, packAll } from './pack.ts'
+import { installNodes, OLDEST_NODE } from './runtimes.ts'
 import { serveStatic } from './static-server.ts'
 
 // The published packages as an integrator gets them: packed tarballs (built first by the root
@@ -35,7 +36,8 @@ function sh(command: string, args: string[], cwd = project): string {
     throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`)
   }
 }
-const run = (file: string) => JSON.parse(sh(process.execPath, [file]))
+const run = (file: string, node = process.execPath) => JSON.parse(sh(node, [file]))
+let oldest = ''
 
 beforeAll(() => {
   packed = packAll(join(work, 'packs'))
@@ -55,6 +57,7 @@ beforeAll(() => {
   writeFileSync(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
   // Plain npm, as a user would; the registry is the only network it needs.
   sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'])
+  oldest = installNodes(join(work, 'runtimes'), { oldest: OLDEST_NODE }).oldest
 }, 300_000)
 
 // KEEP_CONSUMER=1 keeps the project for a look after a failure.
@@ -113,8 +116,14 @@ describe('each packed tarball', () => {
 })
 
 describe('a fresh npm project with the tarballs installed', () => {
-  test('Node ESM: the packages load and make real calls against the simulator', () => {
-    expect(run('runtime.mjs')).toEqual({
+  // The workspace's Node 24, and the oldest Node every package's `engines` names.
+  const nodes: Array<[string, () => string]> = [
+    ['Node 24', () => process.execPath],
+    [`Node ${OLDEST_NODE}`, () => oldest],
+  ]
+
+  test.each(nodes)('%s ESM: the packages load and make real calls against the simulator', (_, node) => {
+    expect(run('runtime.mjs', node())).toEqual({
       members: true,
       notFound: true,
       spaces: true,
@@ -124,20 +133,25 @@ describe('a fresh npm project with the tarballs installed', () => {
     })
   })
 
-  test('Node CommonJS: the packages load through require and make real calls against the simulator', () => {
-    expect(run('runtime.cjs')).toEqual({
-      members: true,
-      bucket: 'string',
-      refused: true,
-      orgId: null,
-      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
-      parse: 'function',
-      sqlite: 'inserted pending',
-    })
-  })
+  test.each(nodes)(
+    '%s CommonJS: the packages load through require and make real calls against the simulator',
+    (_, node) => {
+      expect(run('runtime.cjs', node())).toEqual({
+        members: true,
+        bucket: 'string',
+        refused: true,
+        orgId: null,
+        version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+        parse: 'function',
+        sqlite: 'inserted pending',
+      })
+    },
+  )
 
-  test('the `service` command line runs from its installed bin', () => {
-    expect(sh(join(project, 'node_modules', '.bin', 'service'), ['--help'])).toContain('Usage: service')
+  test('the `service-sdk` command line runs from its installed bin (cli.test.ts runs it on each Node)', () => {
+    expect(sh(join(project, 'node_modules', '.bin', 'service-sdk'), ['--help'])).toContain(
+      'Usage: service-sdk',
+    )
   })
 
   test.each(['node16', 'bundler', 'node10'])(

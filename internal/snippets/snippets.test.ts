@@ -136,7 +136,7 @@ describe.each(snippets.map((s) => [nameOf(s), s] as const))('%s', (_, snippet) =
         mkdirSync(join(cwd, fixture, '..'), { recursive: true })
         writeFileSync(join(cwd, fixture), `the bytes of ${fixture}\n`)
       }
-      // The simulator's own SERVICE_* variables (as `service sim --env` prints them), and the
+      // The simulator's own SERVICE_* variables (as `service-sdk sim --env` prints them), and the
       // receiver's token, which is the integrator's secret, not the service's.
       const env = { PATH: process.env.PATH, ...simulatorEnv(sim), WEBHOOK_TOKEN: generateWebhookToken() }
       const run = await exec(process.execPath, [join(out, fileOf(snippet))], {

@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  entry: ['src/main.ts'],
+  // bin.ts checks the Node version, then loads main.ts (a chunk of its own).
+  entry: ['src/bin.ts', 'src/main.ts'],
   format: ['esm'],
   dts: false,
   platform: 'node',

@@ -6,14 +6,14 @@ let receiver: WebhookReceiver | undefined
 
 /**
  * The webhook receiver: events are stored (SQLite), acknowledged, then processed here with
- * retries. Subscribe `https://<your app>/api/webhooks/<WEBHOOK_TOKEN>` with open.events.subscribe /
- * open.folders.subscribe (or `service subscribe`).
+ * retries. Subscribe `https://<your app>/api/webhooks/<SERVICE_WEBHOOK_TOKEN>` with open.events.subscribe /
+ * open.folders.subscribe (or `service-sdk subscribe`).
  */
 export function webhookReceiver(): WebhookReceiver {
   if (receiver) return receiver
   mkdirSync('.data', { recursive: true })
   receiver = createWebhookReceiver({
-    token: env('WEBHOOK_TOKEN'),
+    token: env('SERVICE_WEBHOOK_TOKEN'),
     store: sqliteStore('.data/webhooks.sqlite'),
   })
   receiver.on('MATERIAL_ADDED_TO_FOLDER', async (event) => {

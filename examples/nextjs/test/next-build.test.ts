@@ -73,7 +73,12 @@ async function startApp(env: NodeJS.ProcessEnv): Promise<void> {
 beforeAll(async () => {
   await builtApp()
   sim = await startSimulator()
-  await startApp({ ...process.env, ...simulatorEnv(sim), WEBHOOK_TOKEN, NEXT_TELEMETRY_DISABLED: '1' })
+  await startApp({
+    ...process.env,
+    ...simulatorEnv(sim),
+    SERVICE_WEBHOOK_TOKEN: WEBHOOK_TOKEN,
+    NEXT_TELEMETRY_DISABLED: '1',
+  })
 }, BUILD_WAIT_MS + 120_000)
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ let sim: RunningSimulator
 
 beforeAll(async () => {
   sim = await startSimulator()
-  Object.assign(process.env, simulatorEnv(sim), { WEBHOOK_TOKEN })
+  Object.assign(process.env, simulatorEnv(sim), { SERVICE_WEBHOOK_TOKEN: WEBHOOK_TOKEN })
 })
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ if (!folder) {
 const env = (name: string) => {
   const value = process.env[name]
   if (value) return value
-  console.error(`${name} is not set (for the simulator: service sim --env)`)
+  console.error(`${name} is not set (for the simulator: pnpm exec service-sdk sim --env)`)
   process.exit(2)
 }
 

@@ -39,10 +39,10 @@ interface ProfileFile {
 }
 
 const xdg = (variable: string, fallback: string) => process.env[variable] || join(homedir(), fallback)
-export const configDir = () => join(xdg('XDG_CONFIG_HOME', '.config'), 'service')
+export const configDir = () => join(xdg('XDG_CONFIG_HOME', '.config'), 'service-sdk')
 /** Upload journals, checkpoints, the listener's inbox and token. */
 export const configFile = () => join(configDir(), 'config.json')
-export const stateDir = () => join(xdg('XDG_STATE_HOME', '.local/state'), 'service')
+export const stateDir = () => join(xdg('XDG_STATE_HOME', '.local/state'), 'service-sdk')
 
 export function readProfiles(file: string): ProfileFile {
   let text: string
@@ -82,7 +82,7 @@ export function loadConfig(flags: { profile?: string; baseUrl?: string; openUrl?
     throw new CliError(
       'config',
       `No profile named "${profile}" in ${file}`,
-      `Create it: service config set baseUrl http://127.0.0.1:4010 --profile ${profile}`,
+      `Create it: service-sdk config set baseUrl http://127.0.0.1:4010 --profile ${profile}`,
     )
   const settings: Config['settings'] = {}
   for (const [name, meta] of Object.entries(SETTINGS) as Array<
@@ -108,7 +108,7 @@ export function loadConfig(flags: { profile?: string; baseUrl?: string; openUrl?
       throw new CliError(
         'config',
         `${env} is not set (${what})`,
-        `Set it in the environment, or: service config set ${name} <value>; for a local simulator: service sim --save-profile`,
+        `Set it in the environment, or: service-sdk config set ${name} <value>; for a local simulator: service-sdk sim --save-profile`,
       )
     },
   }

@@ -15,7 +15,7 @@ export interface GlobalOptions {
 export interface Context {
   config: Config
   out: Output
-  /** Clients are imported when a command needs one: `service --help` stays quick. */
+  /** Clients are imported when a command needs one: `service-sdk --help` stays quick. */
   team(): Promise<TeamClient>
   open(options?: { needsApiKey?: boolean }): Promise<OpenClient>
 }

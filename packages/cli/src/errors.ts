@@ -1,4 +1,4 @@
-/** Exit codes of `service` (documented in the README). */
+/** Exit codes of `service-sdk` (documented in the README). */
 export const EXIT = {
   ok: 0,
   /** The operation failed: the service refused, a file failed to upload, a trigger failed. */
@@ -9,11 +9,17 @@ export const EXIT = {
   config: 3,
   /** The service could not be reached. */
   unreachable: 4,
+  /** upload: some entries were not files it could read (each is named); the others were uploaded. */
+  skipped: 5,
+  /** upload: a file's save was sent without an answer, so whether it is saved is unknown. */
+  unknown: 6,
+  /** upload: another upload to the same destination is running (it holds the journal's lock). */
+  busy: 7,
   /** Interrupted (Ctrl-C): an upload continues when the same command runs again. */
   interrupted: 130,
 } as const
 
-export type CliErrorKind = 'usage' | 'config' | 'failed' | 'unreachable'
+export type CliErrorKind = 'usage' | 'config' | 'failed' | 'unreachable' | 'busy'
 
 /** An error the CLI explains itself: one line, and a hint saying what to do. */
 export class CliError extends Error {

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+import { readFileSync } from 'node:fs'
 import { Command, CommanderError, Option } from 'commander'
 import { configCommand } from './commands/config.ts'
 import { listenCommand } from './commands/listen.ts'
@@ -10,13 +10,19 @@ import { uploadCommand } from './commands/upload.ts'
 import { CliError, EXIT } from './errors.ts'
 import { reportError } from './output.ts'
 
-const program = new Command('service')
+/** This package's version, from its package.json (one directory above dist/ and src/). */
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string
+}
+
+const program = new Command('service-sdk')
+  .version(version, '-V, --version', 'print the version of service-sdk')
   .description(
     'The service from the command line: members, spaces, uploads, subscriptions, webhooks, and a local simulator.',
   )
   .option(
     '--profile <name>',
-    'the profile to use from $XDG_CONFIG_HOME/service/config.json (default: SERVICE_PROFILE or "default")',
+    'the profile to use from $XDG_CONFIG_HOME/service-sdk/config.json (default: SERVICE_PROFILE or "default")',
   )
   .option('--base-url <url>', '{base_url} of the team API (overrides SERVICE_BASE_URL)')
   .option('--open-url <url>', '{open_url} of the open API (overrides SERVICE_OPEN_URL)')
@@ -32,13 +38,15 @@ const program = new Command('service')
     'after',
     `
 Start locally, offline:
-  service sim --save-profile &                # a simulator on :4010, its credentials saved as the default profile
-  service members list
-  service upload ./assets/*.png --org 1001 --folder 1753946835010000001
-  service listen --events MATERIAL_INBOUND_COMPLETED --forward-to http://localhost:3000/webhooks
-  service trigger MATERIAL_DELETED
+  service-sdk sim --save-profile &                # a simulator on :4010, its credentials saved as the default profile
+  service-sdk members list
+  service-sdk upload ./assets/*.png --org 1001 --folder 1753946835010000001
+  service-sdk listen --events MATERIAL_INBOUND_COMPLETED --forward-to http://localhost:3000/webhooks
+  service-sdk trigger MATERIAL_DELETED
 
-Exit codes: 0 ok, 1 failed, 2 bad arguments, 3 configuration missing, 4 service unreachable, 130 interrupted.`,
+Exit codes: 0 ok, 1 failed, 2 bad arguments, 3 configuration missing, 4 service unreachable,
+5 upload: some entries were not files it could read, 6 upload: a save's outcome is unknown,
+7 upload: another upload to the same destination is running, 130 interrupted.`,
   )
 
 for (const add of [

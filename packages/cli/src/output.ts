@@ -69,7 +69,7 @@ interface Explained {
 }
 
 async function explain(error: unknown): Promise<Explained> {
-  // Imported here: the error classes load zod, which `service --help` does not need.
+  // Imported here: the error classes load zod, which `service-sdk --help` does not need.
   const {
     ServiceAuthenticationError,
     ServiceConnectionError,
@@ -93,14 +93,14 @@ async function explain(error: unknown): Promise<Explained> {
   if (ServiceConnectionError.isInstance(error) || ServiceTimeoutError.isInstance(error))
     return {
       message: oneLine(error.message),
-      hint: 'Is the service reachable? Check `service config`; locally, start one with `service sim`',
+      hint: 'Is the service reachable? Check `service-sdk config`; locally, start one with `service-sdk sim`',
       code: error.code,
       exit: EXIT.unreachable,
     }
   if (ServiceAuthenticationError.isInstance(error))
     return {
       message: oneLine(error.message),
-      hint: 'The key or token was refused: check `service config` (SERVICE_TEAM_API_KEY, SERVICE_OPEN_TOKEN, SERVICE_API_KEY)',
+      hint: 'The key or token was refused: check `service-sdk config` (SERVICE_TEAM_API_KEY, SERVICE_OPEN_TOKEN, SERVICE_API_KEY)',
       code: error.code,
       exit: EXIT.failed,
     }
@@ -114,7 +114,7 @@ async function explain(error: unknown): Promise<Explained> {
   if (ServiceNotFoundError.isInstance(error))
     return {
       message: oneLine(error.message),
-      hint: 'Check the id (`service members list`, `service spaces`)',
+      hint: 'Check the id (`service-sdk members list`, `service-sdk spaces`)',
       code: error.code,
       exit: EXIT.failed,
     }
@@ -130,7 +130,21 @@ const PERMISSION_HINTS: Record<PermissionReason, string> = {
     "Add the domain to the team's verified domain whitelist in the team dashboard, or use an address on a whitelisted domain",
   'seat-limit': 'The team has no free seat: free one or add seats in the team dashboard',
   capability: 'The team lacks asset-event subscriptions: enable the capability for the team',
-  other: '`service spaces` shows where you may write; `service members list` who is in the team',
+  other: '`service-sdk spaces` shows where you may write; `service-sdk members list` who is in the team',
+}
+
+/**
+ * A webhook callback URL as it may be shown: its last path segment, where a receiver's token goes
+ * (`/webhooks/<token>`), and any other segment of 16 characters or more as `<token>`; no query,
+ * fragment or user info.
+ */
+export function withoutToken(url: string): string {
+  if (!URL.canParse(url)) return '<a callback URL>'
+  const { protocol, host, pathname, search, hash } = new URL(url)
+  const segments = pathname.split('/')
+  const last = segments.findLastIndex((s) => s !== '')
+  const path = segments.map((s, i) => (i === last || s.length >= 16 ? '<token>' : s)).join('/')
+  return `${protocol}//${host}${path}${search ? '?…' : ''}${hash ? '#…' : ''}`
 }
 
 const oneLine = (text: string) => text.split('\n')[0] ?? text

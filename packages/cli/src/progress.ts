@@ -3,11 +3,14 @@ import cliProgress from 'cli-progress'
 import type { LocalFile } from './files.ts'
 import { formatBytes, pc } from './output.ts'
 
+/** How a file ended: saved, saved before (skipped), failed, or its save's outcome unknown. */
+export type Outcome = 'saved' | 'skipped' | 'failed' | 'unknown'
+
 /** What the upload command tells the display; a TTY shows bars, anything else one line per file. */
 export interface UploadDisplay {
   start(file: LocalFile): void
   progress(file: LocalFile, loaded: number): void
-  finish(file: LocalFile, outcome: 'saved' | 'skipped' | 'failed', detail?: string): void
+  finish(file: LocalFile, outcome: Outcome, detail?: string): void
   paused(paused: boolean): void
   stop(): void
 }
@@ -86,7 +89,7 @@ export function createDisplay(files: LocalFile[], interactive: boolean): UploadD
         multi.remove(entry.bar)
         bars.delete(file)
       }
-      finished.set(file, outcome === 'failed' ? 0 : file.size)
+      finished.set(file, outcome === 'saved' || outcome === 'skipped' ? file.size : 0)
       multi.log(`${mark(outcome)} ${basename(file.path)}${detail ? pc.dim(` ${detail}`) : ''}\n`)
       update()
     },
@@ -105,9 +108,13 @@ export function createDisplay(files: LocalFile[], interactive: boolean): UploadD
   }
 }
 
-function mark(outcome: 'saved' | 'skipped' | 'failed'): string {
-  return outcome === 'saved' ? pc.green('✓') : outcome === 'skipped' ? pc.dim('=') : pc.red('✗')
+const MARKS: Record<Outcome, string> = {
+  saved: pc.green('✓'),
+  skipped: pc.dim('='),
+  failed: pc.red('✗'),
+  unknown: pc.yellow('?'),
 }
+const mark = (outcome: Outcome) => MARKS[outcome]
 
 function lineDisplay(): UploadDisplay {
   return {

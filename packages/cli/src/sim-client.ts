@@ -34,14 +34,18 @@ export function simClient(baseUrl: string): SimClient {
           : { body: stringifyJson(body), headers: { 'content-type': 'application/json' } }),
       })
     } catch {
-      throw new CliError('unreachable', `Nothing answers at ${baseUrl}`, 'Start the simulator: service sim')
+      throw new CliError(
+        'unreachable',
+        `Nothing answers at ${baseUrl}`,
+        'Start the simulator: service-sdk sim',
+      )
     }
     const text = await response.text()
     if (response.status === 404 && !text.includes('"error"'))
       throw new CliError(
         'failed',
         `${baseUrl} is not the simulator (no /_sim control API)`,
-        'trigger works against `service sim` only',
+        'trigger works against `service-sdk sim` only',
       )
     const parsed = parseServiceJson(text) as { error?: string }
     if (!response.ok)

@@ -4,9 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { afterAll } from 'vitest'
 
-/** The built binary, run as a user runs it: `pnpm build` (turbo) makes it. */
-export const BIN = fileURLToPath(new URL('../dist/main.js', import.meta.url))
+/**
+ * The built binary, run as a user runs it: `pnpm build` (turbo) makes it. CLI_TEST_BIN runs the
+ * tests against another build (an older one, to see a new test fail there).
+ */
+export const BIN = process.env.CLI_TEST_BIN ?? fileURLToPath(new URL('../dist/bin.js', import.meta.url))
 if (!existsSync(BIN))
   throw new Error(`${BIN} is missing: build first (pnpm turbo run build --filter=@service-sdk/cli...)`)
 
@@ -45,16 +49,31 @@ export interface Run {
   stderr: string
 }
 
-/** Run `service ...args` to the end. */
-export function run(args: string[], env: Record<string, string>, input?: string): Promise<Run> {
-  const child = start(args, env)
+/** Another user (root's tests run the command as `nobody` where permissions matter). */
+export interface As {
+  uid: number
+  gid: number
+}
+
+/** Run `service-sdk ...args` to the end. */
+export function run(args: string[], env: Record<string, string>, input?: string, as?: As): Promise<Run> {
+  const child = start(args, env, as)
   if (input !== undefined) child.stdin?.end(input)
   else child.stdin?.end()
   return finished(child)
 }
 
-export function start(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+/** Every process a test file started; those still running when it ends (a failed test) are killed. */
+const children = new Set<ChildProcess>()
+afterAll(() => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
+export function start(args: string[], env: Record<string, string>, as?: As): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], ...as })
+  children.add(child)
+  return child
 }
 
 export function finished(child: ChildProcess): Promise<Run> {

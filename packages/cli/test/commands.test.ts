@@ -146,7 +146,7 @@ describe('service without configuration, with profiles, and with bad arguments',
     const result = await bare('members', 'list')
     expect(result.code).toBe(3)
     expect(result.stderr).toMatch(/^Error: SERVICE_BASE_URL is not set/)
-    expect(result.stderr).toMatch(/Hint: .*service config set baseUrl/)
+    expect(result.stderr).toMatch(/Hint: .*service-sdk config set baseUrl/)
     const spaces = await bare('spaces', '--json')
     expect(spaces.code).toBe(3)
     expect(JSON.parse(spaces.stderr)).toMatchObject({ error: { code: 'config' } })
@@ -158,7 +158,7 @@ describe('service without configuration, with profiles, and with bad arguments',
       teamApiKey: sim.credentials.teamApiKey,
     }))
       expect((await bare('config', 'set', name, value, '--profile', 'local')).code).toBe(0)
-    const file = join(home.env.XDG_CONFIG_HOME as string, 'service', 'config.json')
+    const file = join(home.env.XDG_CONFIG_HOME as string, 'service-sdk', 'config.json')
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.local.baseUrl).toBe(sim.urls.base)
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect((await bare('members', 'list')).code).toBe(3) // "default" is not "local"

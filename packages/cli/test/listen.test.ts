@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -45,9 +45,13 @@ describe('service listen', () => {
       listener,
       (line) => line.includes('"forward"') && line.includes('"ok":true'),
     )
-    const { callbackUrl } = JSON.parse(await ready) as { callbackUrl: string }
+    const { callbackUrl, tokenFile } = JSON.parse(await ready) as { callbackUrl: string; tokenFile: string }
+    // The ready line shows the URL with <token> in place of the secret, and where the token is.
+    expect(callbackUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/<token>$/)
+    const token = readFileSync(tokenFile, 'utf8').trim()
+    expect(token.length).toBeGreaterThanOrEqual(32)
     expect(sim.control.snapshot().eventSubscriptions).toMatchObject([
-      { eventType: 'MATERIAL_DELETED', callbackUrl },
+      { eventType: 'MATERIAL_DELETED', callbackUrl: callbackUrl.replace('<token>', token) },
     ])
 
     const trigger = await run(['trigger', 'MATERIAL_DELETED', '--json'], env)
@@ -73,7 +77,9 @@ describe('service listen', () => {
     expect(endpoint.bodies[0]).toMatch(/"materialIds":\[19\d{17}\]/)
 
     listener.kill('SIGINT')
-    expect((await done).code).toBe(0)
+    const ended = await done
+    expect(ended.code).toBe(0)
+    expect(ended.stdout + ended.stderr).not.toContain(token)
     expect(sim.control.snapshot().eventSubscriptions).toEqual([])
     endpoint.server.close()
   })
@@ -102,7 +108,9 @@ describe('service listen: startup failures are explained', () => {
     expect(result.code).toBe(3)
     expect(errorOf(result.stderr)).toMatchObject({
       code: 'config',
-      message: expect.stringContaining(`Cannot write the state directory ${join(notADirectory, 'service')}`),
+      message: expect.stringContaining(
+        `Cannot write the state directory ${join(notADirectory, 'service-sdk')}`,
+      ),
       hint: expect.stringContaining('XDG_STATE_HOME'),
     })
   })

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FOLDERS, SPACES } from '@service-sdk/simulator'
 import { useSimulator } from '@service-sdk/simulator/vitest'
@@ -23,7 +23,7 @@ interface Row {
   size: number
   status: string
   id?: string
-  link?: string
+  accessUrl?: string
   error?: string
 }
 
@@ -61,7 +61,10 @@ describe('service upload', () => {
       [FOLDERS.acme.campaigns, 't:1001', 4096],
     ])
     for (const row of rows)
-      expect(await (await fetch(row.link as string)).arrayBuffer()).toHaveProperty('byteLength', row.size)
+      expect(await (await fetch(row.accessUrl as string)).arrayBuffer()).toHaveProperty(
+        'byteLength',
+        row.size,
+      )
   })
 
   it('exits 1 and names the file that failed; the others are saved', async () => {
@@ -112,7 +115,7 @@ describe('service upload', () => {
       const args = ['upload', small, big, '--concurrency', '1']
       const first = start(args, env)
       const firstRun = finished(first)
-      const checkpoints = join(home.env.XDG_STATE_HOME as string, 'service', 'checkpoints')
+      const checkpoints = join(home.env.XDG_STATE_HOME as string, 'service-sdk', 'checkpoints')
       await until(() => storedParts(checkpoints) >= 2)
       first.kill(signal)
       const interrupted = await firstRun
@@ -136,6 +139,73 @@ describe('service upload', () => {
       expect((JSON.parse(again.stdout) as Row[]).map((r) => r.status)).toEqual(['saved'])
     },
   )
+})
+
+describe('service-sdk upload never saves a file twice', () => {
+  it('two runs over one folder at once: 3 files make 3 assets; the second run is refused (exit 7)', async () => {
+    home = freshHome()
+    const dir = join(home.dir, 'shoot')
+    mkdirSync(dir)
+    files(dir, { 'a.txt': 10, 'b.txt': 20, 'c.txt': 30 })
+    // Slow saves: the first run still holds the destination when the second starts.
+    sim.control.faults.inject({
+      match: { path: 'material-save' },
+      action: { type: 'latency', ms: 1500 },
+      times: Number.POSITIVE_INFINITY,
+    })
+    const env = { ...home.env, ...sim.env }
+    const args = ['upload', dir, '--org', SPACES.acme, '--json']
+    const [one, two] = await Promise.all([run(args, env), run(args, env)])
+    expect(
+      sim.control
+        .snapshot()
+        .materials.map((m) => m.name)
+        .sort(),
+    ).toEqual(['a', 'b', 'c'])
+    const [done, refused] = one.code === 0 ? [one, two] : [two, one]
+    expect([done.code, refused.code]).toEqual([0, 7])
+    expect(JSON.parse(refused.stderr)).toMatchObject({
+      error: {
+        code: 'busy',
+        message: expect.stringMatching(/^Another upload to this destination is running \(pid \d+\)$/),
+      },
+    })
+    expect(refused.stdout).toBe('')
+  })
+
+  it('a crash while material-save is in flight, then a run again: one asset, the file reported unknown (exit 6); --save-again saves it again', async () => {
+    home = freshHome()
+    const [file] = files(home.dir, { 'poster.txt': 100 }) as [string]
+    const save = sim.control.faults.inject({
+      match: { path: 'material-save' },
+      action: { type: 'latency', ms: 1000 },
+    })
+    const env = { ...home.env, ...sim.env }
+    const args = ['upload', file, '--org', SPACES.acme, '--json']
+    const first = start(args, env)
+    const firstRun = finished(first)
+    await until(() => save.hits === 1)
+    first.kill('SIGKILL')
+    expect((await firstRun).signal).toBe('SIGKILL')
+    // The service got the save and makes the asset; the command never heard back.
+    await until(() => sim.control.snapshot().materials.length === 1)
+
+    const again = await run(args, env)
+    expect(sim.control.snapshot().materials).toHaveLength(1)
+    expect(again.code).toBe(6)
+    expect(JSON.parse(again.stdout)).toMatchObject([
+      {
+        status: 'unknown',
+        error: 'save outcome unknown: check the space; run again with --save-again to save it again',
+      },
+    ])
+    expect(again.stderr).toMatch(/1 of 1 files: the save's outcome is unknown/)
+
+    const saveAgain = await run([...args, '--save-again'], env)
+    expect(saveAgain.code).toBe(0)
+    expect(JSON.parse(saveAgain.stdout)).toMatchObject([{ status: 'saved' }])
+    expect(sim.control.snapshot().materials).toHaveLength(2)
+  })
 })
 
 function storedParts(dir: string): number {

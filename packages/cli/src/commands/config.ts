@@ -14,12 +14,12 @@ export function configCommand(program: Command): void {
       'after',
       `
 Precedence: flags (--base-url, --open-url), then SERVICE_* variables, then the profile
-(--profile NAME or SERVICE_PROFILE; "default" otherwise) in $XDG_CONFIG_HOME/service/config.json.
+(--profile NAME or SERVICE_PROFILE; "default" otherwise) in $XDG_CONFIG_HOME/service-sdk/config.json.
 
 Examples:
-  service config
-  service config --profile staging --json
-  service config set openUrl https://open.example.com --profile staging`,
+  service-sdk config
+  service-sdk config --profile staging --json
+  service-sdk config set openUrl https://open.example.com --profile staging`,
     )
     .action((_options, command: Command) => {
       const ctx = contextOf(command)
@@ -37,7 +37,7 @@ Examples:
   config
     .command('set <name> <value>')
     .description(`store a value in the profile (names: ${NAMES.join(', ')})`)
-    .addHelpText('after', '\nExample:\n  service config set teamApiKey "$KEY" --profile staging')
+    .addHelpText('after', '\nExample:\n  service-sdk config set teamApiKey "$KEY" --profile staging')
     .action((name: string, value: string, _options, command: Command) => {
       if (!NAMES.includes(name as SettingName))
         throw new CliError('usage', `Unknown setting ${name}`, `One of ${NAMES.join(', ')}`)

@@ -3,11 +3,12 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { WebhookEvent } from '@service-sdk/webhooks'
-import { type Command, InvalidArgumentError } from 'commander'
+import type { Command } from 'commander'
 import { stateDir } from '../config.ts'
 import { type Context, contextOf } from '../context.ts'
 import { CliError } from '../errors.ts'
-import { pc } from '../output.ts'
+import { csv, port, httpUrl as url, wholeNumber } from '../flags.ts'
+import { pc, withoutToken } from '../output.ts'
 
 interface ListenOptions {
   port: number
@@ -19,23 +20,8 @@ interface ListenOptions {
   maxAttempts: number
 }
 
-const port = (value: string) => {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port from 0 to 65535')
-  return n
-}
-const csv = (value: string, previous: string[] = []) => [
-  ...previous,
-  ...value
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean),
-]
-const url = (value: string) => {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
-    throw new InvalidArgumentError('an http(s) URL')
-  return value
-}
+/** Forwarding attempts: with backoff up to 30 s, 1000 attempts keep an event for about 8 hours. */
+const MAX_ATTEMPTS = 1000
 
 export function listenCommand(program: Command): void {
   program
@@ -63,20 +49,22 @@ export function listenCommand(program: Command): void {
     )
     .option(
       '--max-attempts <n>',
-      'forwarding attempts per event before it is a dead letter',
-      (v) => port(v) || 1,
+      `forwarding attempts per event before it is a dead letter, 1 to ${MAX_ATTEMPTS}`,
+      wholeNumber(1, MAX_ATTEMPTS),
       8,
     )
     .addHelpText(
       'after',
       `
-Events are stored in $XDG_STATE_HOME/service/listen.sqlite before they are acknowledged, so none is
+Events are stored in $XDG_STATE_HOME/service-sdk/listen.sqlite before they are acknowledged, so none is
 lost if your endpoint is down or this command stops; they are forwarded when it runs again.
 With --events or --folders it subscribes the receiver's URL, and unsubscribes on exit.
+The URL's last segment is its secret token: it is never printed (<token> stands for it); the token
+is in $XDG_STATE_HOME/service-sdk/listen-token.
 
 Examples:
-  service listen --events MATERIAL_DELETED,MATERIAL_INBOUND_COMPLETED --forward-to http://localhost:3000/webhooks
-  service listen --folders 1753946835010000001 --public-url https://abc.tunnel.example --json`,
+  service-sdk listen --events MATERIAL_DELETED,MATERIAL_INBOUND_COMPLETED --forward-to http://localhost:3000/webhooks
+  service-sdk listen --folders 1753946835010000001 --public-url https://abc.tunnel.example --json`,
     )
     .action(async (options: ListenOptions, command: Command) => {
       const ctx = contextOf(command)
@@ -121,7 +109,10 @@ async function listen(ctx: Context, options: ListenOptions): Promise<void> {
     const answer = await forward(options.forwardTo, raw)
     print.forward(key, attempt, answer)
     if (!answer.ok)
-      throw new CliError('failed', `${options.forwardTo} answered ${answer.status ?? answer.error}`)
+      throw new CliError(
+        'failed',
+        `${withoutToken(options.forwardTo)} answered ${answer.status ?? answer.error}`,
+      )
   })
   receiver.onError((error) => {
     if ('deadLettered' in error && error.deadLettered) print.note(`${pc.red('✗')} gave up: ${error.message}`)
@@ -138,8 +129,10 @@ async function listen(ctx: Context, options: ListenOptions): Promise<void> {
     await open.folders.subscribe({ folderIds: subscriptions.folderIds, callbackUrl })
   if (open && subscriptions.eventTypes.length)
     await open.events.subscribe({ eventTypes: subscriptions.eventTypes as never, callbackUrl })
-  print.ready(callbackUrl, options, subscribing)
-  await untilSignal()
+  // Listening for the signals before saying "ready": a stop right after it still unsubscribes.
+  const stopped = untilSignal()
+  print.ready(callbackUrl, join(dir, 'listen-token'), options, subscribing)
+  await stopped
   if (open && subscriptions.folderIds.length)
     await open.folders.unsubscribe({ folderIds: subscriptions.folderIds, callbackUrl }).catch(() => {})
   if (open && subscriptions.eventTypes.length)
@@ -208,7 +201,7 @@ async function forward(target: string, body: string): Promise<Answer> {
   try {
     const response = await fetch(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'service-cli-listen' },
+      headers: { 'content-type': 'application/json', 'user-agent': 'service-sdk-listen' },
       body,
       signal: AbortSignal.timeout(10_000),
     })
@@ -247,12 +240,21 @@ function printer(ctx: Context) {
         `  ${answer.ok ? pc.green('→') : pc.red('→')} ${answer.ok ? pc.green(what) : pc.red(what)} attempt ${attempt} ${pc.dim(`${answer.ms} ms`)}`,
       )
     },
-    ready(callbackUrl: string, options: ListenOptions, subscribed: boolean) {
+    ready(callbackUrl: string, tokenFile: string, options: ListenOptions, subscribed: boolean) {
+      // A token is a receiver's secret: this one's, and that of an endpoint forwarded to (your
+      // app's /webhooks/<token>). The URLs are shown with <token> in its place.
+      const shown = withoutToken(callbackUrl)
       if (ctx.out.json)
-        return line({ type: 'ready', callbackUrl, forwardTo: options.forwardTo ?? null, subscribed })
+        return line({
+          type: 'ready',
+          callbackUrl: shown,
+          tokenFile,
+          forwardTo: options.forwardTo ? withoutToken(options.forwardTo) : null,
+          subscribed,
+        })
       process.stderr.write(
-        `${pc.green('Ready.')} Receiving at ${callbackUrl.replace(/[^/]+$/, '<token>')}${subscribed ? ' (subscribed)' : ''}\n` +
-          `${options.forwardTo ? `Forwarding to ${options.forwardTo}\n` : ''}Ctrl-C stops${subscribed ? ' and unsubscribes' : ''}.\n`,
+        `${pc.green('Ready.')} Receiving at ${shown}${subscribed ? ' (subscribed)' : ''}\n` +
+          `${options.forwardTo ? `Forwarding to ${withoutToken(options.forwardTo)}\n` : ''}Ctrl-C stops${subscribed ? ' and unsubscribes' : ''}.\n`,
       )
     },
     note: (text: string) => process.stderr.write(`${text}\n`),

@@ -1,12 +1,7 @@
-import { type Command, InvalidArgumentError } from 'commander'
+import type { Command } from 'commander'
 import { contextOf } from '../context.ts'
+import { positiveNumber } from '../flags.ts'
 import { pc } from '../output.ts'
-
-const positiveInt = (value: string) => {
-  const n = Number(value)
-  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('a whole number of hours, 1 or more')
-  return n
-}
 
 export function membersCommand(program: Command): void {
   const members = program
@@ -14,7 +9,7 @@ export function membersCommand(program: Command): void {
     .description('list, create and invite the members of the team; log in as one (team API)')
     .addHelpText(
       'after',
-      '\nExamples:\n  service members list\n  service members create hedy@acme.com\n\nNeeds SERVICE_BASE_URL and SERVICE_TEAM_API_KEY.',
+      '\nExamples:\n  service-sdk members list\n  service-sdk members create hedy@acme.com\n\nNeeds SERVICE_BASE_URL and SERVICE_TEAM_API_KEY.',
     )
 
   members
@@ -22,7 +17,7 @@ export function membersCommand(program: Command): void {
     .description('every member of the team')
     .addHelpText(
       'after',
-      '\nExamples:\n  service members list\n  service members list --json | jq -r ".[].email"',
+      '\nExamples:\n  service-sdk members list\n  service-sdk members list --json | jq -r ".[].email"',
     )
     .action(async (_options, command: Command) => {
       const ctx = contextOf(command)
@@ -36,7 +31,7 @@ export function membersCommand(program: Command): void {
     .option('--password <password>', 'their first password (otherwise the service sends an invitation)')
     .addHelpText(
       'after',
-      '\nExamples:\n  service members create hedy@acme.com\n  service members create hedy@acme.com --json',
+      '\nExamples:\n  service-sdk members create hedy@acme.com\n  service-sdk members create hedy@acme.com --json',
     )
     .action(async (email: string, options: { password?: string }, command: Command) => {
       const ctx = contextOf(command)
@@ -53,7 +48,7 @@ export function membersCommand(program: Command): void {
   members
     .command('invite <email>')
     .description('add an already registered user (on a verified domain) to the team')
-    .addHelpText('after', '\nExample:\n  service members invite linus@acme.com')
+    .addHelpText('after', '\nExample:\n  service-sdk members invite linus@acme.com')
     .action(async (email: string, _options, command: Command) => {
       const ctx = contextOf(command)
       const invited = await (await ctx.team()).members.invite({ email })
@@ -66,11 +61,15 @@ export function membersCommand(program: Command): void {
   members
     .command('impersonate <userId>')
     .description('a login URL that opens the application as this member (treat it as a password)')
-    .option('--expiry-hours <hours>', 'how long the link works', positiveInt)
+    .option(
+      '--expiry-hours <hours>',
+      'how long the link works, in hours: above 0 (0.5 is half an hour), at most 720 (default: 24)',
+      positiveNumber(720, 'a number of hours'),
+    )
     .option('--callback-url <url>', 'where the application goes after login (a path or URL)')
     .addHelpText(
       'after',
-      '\nExamples:\n  service members impersonate 1673603133161799681 --expiry-hours 2 --callback-url /library\n  service members impersonate 1673603133161799681 --json | jq -r .loginUrl',
+      '\nExamples:\n  service-sdk members impersonate 1673603133161799681 --expiry-hours 2 --callback-url /library\n  service-sdk members impersonate 1673603133161799681 --json | jq -r .loginUrl',
     )
     .action(
       async (userId: string, options: { expiryHours?: number; callbackUrl?: string }, command: Command) => {
@@ -99,7 +98,7 @@ export function spacesCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      "\nExamples:\n  service spaces\n  service spaces --json | jq -r '.[] | select(.writable) | .id'\n\nNeeds SERVICE_OPEN_URL and SERVICE_OPEN_TOKEN.",
+      "\nExamples:\n  service-sdk spaces\n  service-sdk spaces --json | jq -r '.[] | select(.writable) | .id'\n\nNeeds SERVICE_OPEN_URL and SERVICE_OPEN_TOKEN.",
     )
     .action(async (_options, command: Command) => {
       const ctx = contextOf(command)

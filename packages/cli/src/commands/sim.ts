@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 import type { Seed } from '@service-sdk/simulator'
-import { type Command, InvalidArgumentError } from 'commander'
+import type { Command } from 'commander'
 import { configFile, type SettingName, writeProfile } from '../config.ts'
 import { contextOf } from '../context.ts'
 import { CliError } from '../errors.ts'
+import { port } from '../flags.ts'
 import { pc } from '../output.ts'
 
 interface SimOptions {
@@ -26,12 +27,6 @@ interface Credentials {
   apiKey?: string
 }
 
-const port = (value: string) => {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port from 0 to 65535')
-  return n
-}
-
 export function simCommand(program: Command): void {
   program
     .command('sim')
@@ -45,7 +40,7 @@ export function simCommand(program: Command): void {
     .option('--state <dir>', 'keep state and uploaded objects in this directory across restarts')
     .option(
       '--env',
-      'print `export SERVICE_...=` lines on stdout (for eval or a file) and everything else on stderr',
+      'print `export SERVICE_...=` lines on stdout (credentials of this simulator and a webhook token, for eval or a file; nothing else), everything else on stderr',
     )
     .option(
       '--credentials <file>',
@@ -62,10 +57,10 @@ export function simCommand(program: Command): void {
       'after',
       `
 Examples:
-  service sim                                   # :4010 and :4011, the built-in world
-  service sim --save-profile                    # ... and point every other command at it
-  service sim --env > .sim.env &                # then: . ./.sim.env && node quickstart.mjs
-  service sim --port 0 --oss-port 0 --env --team-api-key team_sk_ci --open-token ot_ci --api-key sk_ci
+  service-sdk sim                                   # :4010 and :4011, the built-in world
+  service-sdk sim --save-profile                    # ... and point every other command at it
+  service-sdk sim --env > .sim.env &                # then: . ./.sim.env && node quickstart.mjs
+  service-sdk sim --port 0 --oss-port 0 --env --team-api-key team_sk_ci --open-token ot_ci --api-key sk_ci
 The built-in world (ids of spaces, folders and members) is described in @service-sdk/simulator's README.`,
     )
     .action(async (options: SimOptions, command: Command) => {
@@ -92,29 +87,24 @@ The built-in world (ids of spaces, folders and members) is described in @service
         throw error
       })
       const env = simulatorEnv(sim)
+      // Listening for the signals before the first line: a stop right after it stops the simulator.
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve)
+        process.once('SIGTERM', resolve)
+      })
       if (options.saveProfile) {
         const profile = typeof options.saveProfile === 'string' ? options.saveProfile : 'default'
         writeProfile(configFile(), profile, profileOf(env))
       }
-      // The webhooks quick start reads WEBHOOK_TOKEN: one, so that it runs unchanged too.
-      const exported = { ...env, WEBHOOK_TOKEN: generateWebhookToken() }
-      if (options.env)
-        process.stdout.write(
-          `${Object.entries(exported)
-            .map(([k, v]) => `export ${k}=${shellQuote(v)}`)
-            .join('\n')}\n`,
-        )
+      if (options.env) process.stdout.write(envFile(env, generateWebhookToken()))
       else if (ctx.out.json)
         process.stdout.write(`${JSON.stringify({ urls: sim.urls, env: Object.keys(env) })}\n`)
       process.stderr.write(
         `${pc.green('The simulator is running')} at ${sim.urls.base} (storage ${sim.urls.oss}); local throwaway credentials.\n` +
-          `${options.saveProfile ? 'Saved as a profile: the other commands use it.\n' : options.env ? '' : `For the SDK's quick starts: ${pc.bold('service sim --env')}, or ${pc.bold('--save-profile')} for this CLI.\n`}` +
+          `${options.saveProfile ? 'Saved as a profile: the other commands use it.\n' : options.env ? 'WEBHOOK_TOKEN is deprecated (it goes in the next release): read SERVICE_WEBHOOK_TOKEN.\n' : `For the SDK's quick starts: ${pc.bold('service-sdk sim --env')}, or ${pc.bold('--save-profile')} for this CLI.\n`}` +
           'Ctrl-C stops it.\n',
       )
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve)
-        process.once('SIGTERM', resolve)
-      })
+      await stopped
       await sim.stop()
     })
 }
@@ -182,6 +172,22 @@ const PROFILE: Record<string, SettingName> = {
 
 function profileOf(env: Record<string, string>): Partial<Record<SettingName, string>> {
   return Object.fromEntries(Object.entries(env).map(([k, v]) => [PROFILE[k], v]))
+}
+
+/**
+ * The `export` lines of `--env`: the simulator's variables, and a fresh token for a webhook
+ * receiver as SERVICE_WEBHOOK_TOKEN. WEBHOOK_TOKEN, its old name, carries the same token for one
+ * more release (quick starts written for it keep running); a comment line says so.
+ */
+function envFile(env: Record<string, string>, webhookToken: string): string {
+  const lines = Object.entries({ ...env, SERVICE_WEBHOOK_TOKEN: webhookToken }).map(
+    ([k, v]) => `export ${k}=${shellQuote(v)}`,
+  )
+  lines.push(
+    '# WEBHOOK_TOKEN is deprecated and goes in the next release: read SERVICE_WEBHOOK_TOKEN.',
+    `export WEBHOOK_TOKEN=${shellQuote(webhookToken)}`,
+  )
+  return `${lines.join('\n')}\n`
 }
 
 const shellQuote = (value: string) =>

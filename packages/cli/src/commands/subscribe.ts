@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { contextOf } from '../context.ts'
-import { pc } from '../output.ts'
+import { pc, withoutToken } from '../output.ts'
 
 type Operation = 'subscribe' | 'unsubscribe'
 
@@ -19,7 +19,7 @@ function subscriptionCommand(program: Command, operation: Operation): void {
     )
   root.addHelpText(
     'after',
-    `\nExamples:\n  service ${operation} events MATERIAL_DELETED --url https://example.com/webhooks/$WEBHOOK_TOKEN\n  service ${operation} folders 1753946835010000001 --url https://example.com/webhooks/$WEBHOOK_TOKEN`,
+    `\nExamples:\n  service-sdk ${operation} events MATERIAL_DELETED --url http://127.0.0.1:3000/webhooks/$SERVICE_WEBHOOK_TOKEN\n  service-sdk ${operation} folders 1753946835010000001 --url http://127.0.0.1:3000/webhooks/$SERVICE_WEBHOOK_TOKEN`,
   )
   root
     .command('folders <folderIds...>')
@@ -32,7 +32,7 @@ function subscriptionCommand(program: Command, operation: Operation): void {
     )
     .addHelpText(
       'after',
-      `\nExample:\n  service ${operation} folders 1753946835010000001 --url https://example.com/webhooks/$WEBHOOK_TOKEN`,
+      `\nExample:\n  service-sdk ${operation} folders 1753946835010000001 --url http://127.0.0.1:3000/webhooks/$SERVICE_WEBHOOK_TOKEN`,
     )
     .action(async (folderIds: string[], options: { url: string }, command: Command) => {
       const ctx = contextOf(command)
@@ -40,19 +40,19 @@ function subscriptionCommand(program: Command, operation: Operation): void {
       const open = await ctx.open({ needsApiKey: true })
       await (operation === 'subscribe' ? open.folders.subscribe(input) : open.folders.unsubscribe(input))
       ctx.out.result(
-        { [`${operation}d`]: true, ...input },
+        { [`${operation}d`]: true, ...input, callbackUrl: withoutToken(input.callbackUrl) },
         () => `${pc.green('✓')} ${verb}d ${input.folderIds.join(', ')}`,
       )
     })
   root
     .command('events <eventTypes...>')
     .description(
-      `${verb} --url ${operation === 'subscribe' ? 'to' : 'from'} asset events (codes from \`service events types\`)`,
+      `${verb} --url ${operation === 'subscribe' ? 'to' : 'from'} asset events (codes from \`service-sdk events types\`)`,
     )
     .requiredOption('--url <callbackUrl>', 'where the service sends the events')
     .addHelpText(
       'after',
-      `\nExample:\n  service ${operation} events MATERIAL_DELETED MATERIAL_INBOUND_COMPLETED --url https://example.com/webhooks/$WEBHOOK_TOKEN`,
+      `\nExample:\n  service-sdk ${operation} events MATERIAL_DELETED MATERIAL_INBOUND_COMPLETED --url http://127.0.0.1:3000/webhooks/$SERVICE_WEBHOOK_TOKEN`,
     )
     .action(async (eventTypes: string[], options: { url: string }, command: Command) => {
       const ctx = contextOf(command)
@@ -62,7 +62,7 @@ function subscriptionCommand(program: Command, operation: Operation): void {
         ? open.events.subscribe(input as Parameters<typeof open.events.subscribe>[0])
         : open.events.unsubscribe(input as Parameters<typeof open.events.unsubscribe>[0]))
       ctx.out.result(
-        { [`${operation}d`]: true, ...input },
+        { [`${operation}d`]: true, ...input, callbackUrl: withoutToken(input.callbackUrl) },
         () => `${pc.green('✓')} ${verb}d ${input.eventTypes.join(', ')}`,
       )
     })
@@ -74,10 +74,10 @@ export function subscriptionCommands(program: Command): void {
   program
     .command('events')
     .description('asset events')
-    .addHelpText('after', '\nExample:\n  service events types')
+    .addHelpText('after', '\nExample:\n  service-sdk events types')
     .command('types')
     .description('the asset event types, and which ones this API key is subscribed to')
-    .addHelpText('after', '\nExample:\n  service events types --json')
+    .addHelpText('after', '\nExample:\n  service-sdk events types --json')
     .action(async (_options, command: Command) => {
       const ctx = contextOf(command)
       const types = await (await ctx.open({ needsApiKey: true })).events.types()

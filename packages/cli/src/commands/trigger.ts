@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander'
 import { type Context, contextOf } from '../context.ts'
 import { CliError } from '../errors.ts'
+import { decimalId } from '../flags.ts'
 import { pc } from '../output.ts'
 import { type SimClient, simClient } from '../sim-client.ts'
 
@@ -37,6 +38,7 @@ export function triggerCommand(program: Command): void {
     .option(
       '--folder <folderId>',
       "where the asset goes (default: the first folder of the caller's team space)",
+      decimalId,
     )
     .addHelpText(
       'after',
@@ -45,12 +47,12 @@ Events: ${Object.entries(TRIGGERS)
         .map(([t, v]) => (v.length ? `${t} (${v.join(', ')})` : t))
         .join(', ')}.
 Works against the simulator only (its /_sim control API at SERVICE_BASE_URL). The events go to
-whatever is subscribed: run \`service listen --events ...\` first.
+whatever is subscribed: run \`service-sdk listen --events ...\` first.
 
 Examples:
-  service trigger MATERIAL_DELETED --variant PERMANENT
-  service trigger MATERIAL_METADATA_UPDATED --variant TAGS
-  service trigger folder.add --folder 1753946835010000001 --json`,
+  service-sdk trigger MATERIAL_DELETED --variant PERMANENT
+  service-sdk trigger MATERIAL_METADATA_UPDATED --variant TAGS
+  service-sdk trigger folder.add --folder 1753946835010000001 --json`,
     )
     .action(async (name: string, options: { variant?: string; folder?: string }, command: Command) => {
       const ctx = contextOf(command)
@@ -84,7 +86,7 @@ async function fire(
   const open = await ctx.open()
   const upload = async (label: string) =>
     open
-      .upload(Buffer.from(`service trigger ${label} ${new Date().toISOString()}\n`), {
+      .upload(Buffer.from(`service-sdk trigger ${label} ${new Date().toISOString()}\n`), {
         name: `trigger-${label}-${Date.now()}`,
         extension: 'txt',
         folderId: place.folderId,
@@ -128,7 +130,7 @@ function metadataChange(variant: string, otherMemberId: string | undefined): Rec
         daysToExpire: 30,
       }
     case 'TAGS':
-      return { changeType: 'TAGS', tagNames: ['triggered', 'service-cli'] }
+      return { changeType: 'TAGS', tagNames: ['triggered', 'service-sdk-cli'] }
     case 'OWNER':
       if (!otherMemberId)
         throw new CliError(
@@ -138,10 +140,13 @@ function metadataChange(variant: string, otherMemberId: string | undefined): Rec
         )
       return { changeType: 'OWNER', ownerUserId: otherMemberId }
     case 'METADATA':
-      return { changeType: 'METADATA', metadata: { source: 'service trigger' } }
+      return { changeType: 'METADATA', metadata: { source: 'service-sdk trigger' } }
     case 'CUSTOM_FIELD':
       return { changeType: 'CUSTOM_FIELD', customFields: [{ templateId: '1', value: 'triggered' }] }
     default:
-      return { changeType: 'BASIC', description: `changed by service trigger at ${new Date().toISOString()}` }
+      return {
+        changeType: 'BASIC',
+        description: `changed by service-sdk trigger at ${new Date().toISOString()}`,
+      }
   }
 }
