@@ -40,6 +40,12 @@ export interface Quirks {
    * The other form gets the service's parameter error (MB100001).
    */
   materialSaveForm?: MaterialSaveForm
+  /**
+   * The `dir` of sts-tmp's credentials: `user` (default: `upload/<userId>/`), or `empty` (spec:
+   * `UploadCredential.dir` may be empty): the credential covers the whole bucket, keys start at
+   * its root, and material-save accepts any key of the bucket.
+   */
+  stsDir?: 'user' | 'empty'
 }
 
 export type MaterialSaveForm = 'top-level' | 'param' | 'both'
