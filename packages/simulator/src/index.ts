@@ -5,6 +5,7 @@ export {
   type SimulatorFetch,
   type SimulatorOptions,
 } from './app.ts'
+export type { SimulatorClock } from './clock.ts'
 export type {
   IntakeTarget,
   MaterialChanges,

@@ -19,8 +19,10 @@ const MAX_DISCARD = 64 * 1024 * 1024
 export interface OssOptions {
   credentials: { get(accessKeyId: string): OssCredential | undefined }
   store: ObjectStore
-  /** The clock for signature times and credential expiry. Default `Date.now`. */
+  /** The clock of signature times (a request's date, a signed URL's expiry). Default `Date.now`. */
   now?: () => number
+  /** The clock of credential lifetimes (the service's, which tests may move). Default `now`. */
+  credentialNow?: () => number
   /** Default 'oss-cn-hangzhou' (ali-oss's default); V4 signatures must be scoped to it. */
   region?: string
   /** Bucket for requests whose Host does not name one (cname endpoints, browsers on an IP). */
@@ -136,7 +138,12 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
     const injected = await options.beforeRequest?.(ctx, request)
     if (injected instanceof Response) return injected
 
-    const auth = { credentials: options.credentials, now: now(), region: signingRegion }
+    const auth = {
+      credentials: options.credentials,
+      now: now(),
+      credentialNow: (options.credentialNow ?? now)(),
+      region: signingRegion,
+    }
     const run = (dir: string) =>
       OPERATIONS[op]({
         store: options.store,

@@ -105,7 +105,10 @@ function v4Fields(
 
 export interface AuthOptions {
   credentials: { get(accessKeyId: string): OssCredential | undefined }
+  /** The time requests are signed against: a request's date, a signed URL's expiry. */
   now: number
+  /** The time credentials expire against (the service's clock). Default `now`. */
+  credentialNow?: number
   /** Signing region, without the `oss-` prefix. */
   region: string
 }
@@ -195,7 +198,7 @@ export function authenticate(
     headers.get('x-oss-security-token') ??
     queryValue(query, 'security-token') ??
     queryValue(query, 'x-oss-security-token')
-  const expired = credential.expiresAt !== undefined && credential.expiresAt <= now
+  const expired = credential.expiresAt !== undefined && credential.expiresAt <= (options.credentialNow ?? now)
   if (credential.securityToken === undefined) {
     // A token makes OSS look the key up as an STS key, which a long-lived key is not.
     if (token !== undefined || expired) return fail('InvalidAccessKeyId', undefined, keyFields)
