@@ -41,10 +41,13 @@ export type {
   ListableCheckpointStore,
   SourceFingerprint,
   UploadCheckpoint,
-} from './upload/checkpoint.ts'
-export { type IndexedDbCheckpointOptions, indexedDbCheckpoints } from './upload/indexeddb-checkpoints.ts'
+} from './upload/checkpoints/checkpoint.ts'
+export {
+  type IndexedDbCheckpointOptions,
+  indexedDbCheckpoints,
+} from './upload/checkpoints/indexeddb-checkpoints.ts'
 export type { DonePart } from './upload/oss/types.ts'
-export type { UploadPhase, UploadProgress } from './upload/progress.ts'
+export type { UploadPhase, UploadProgress } from './upload/run/progress.ts'
 export type {
   CleanupOptions,
   CleanupResult,

@@ -1,6 +1,6 @@
 import type { IdLike, RetryOptions, SavedMaterial } from '@service-sdk/core'
-import type { CheckpointStore, ListableCheckpointStore } from './checkpoint.ts'
-import type { UploadPhase, UploadProgress } from './progress.ts'
+import type { CheckpointStore, ListableCheckpointStore } from './checkpoints/checkpoint.ts'
+import type { UploadPhase, UploadProgress } from './run/progress.ts'
 
 /**
  * What can be uploaded. Node: a file path, a Buffer / Uint8Array / ArrayBuffer, a Blob or File,
