@@ -1,5 +1,6 @@
 import { WebhookError } from '../errors.ts'
 import type { ClaimedEvent, EventStatus, StoredEvent, WebhookStore } from '../store.ts'
+import { lineColumn } from './columns.ts'
 import { countsFrom } from './rows.ts'
 
 /**
@@ -77,12 +78,13 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
       e.status = outcome.status
       e.owner = null
       e.leaseUntil = null
+      // As the SQL stores keep it (see columns.ts).
       if (outcome.status === 'pending') {
         e.nextAttemptAt = outcome.nextAttemptAt
-        e.lastError = outcome.error
+        e.lastError = lineColumn(outcome.error)
       } else {
         e.finishedAt = outcome.at
-        if (outcome.status === 'dead') e.lastError = outcome.error
+        if (outcome.status === 'dead') e.lastError = lineColumn(outcome.error)
       }
       return true
     },

@@ -1,4 +1,5 @@
 import type { EventStatus, PruneOptions, RequeueOptions, Settlement, StoredEvent } from '../store.ts'
+import { keyColumn, lineColumn } from './columns.ts'
 import type { PgDatabase } from './postgres-database.ts'
 import { countsFrom, type EventRow, fromRow } from './rows.ts'
 
@@ -12,7 +13,7 @@ export async function renew(
 ): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE ${db.names.name} SET lease_until = $1 WHERE key = $2 AND status = 'processing' AND lease_owner = $3`,
-    [leaseUntil, key, owner],
+    [leaseUntil, keyColumn(key), keyColumn(owner)],
   )
   return (rowCount ?? 0) > 0
 }
@@ -25,19 +26,19 @@ export async function settle(
 ): Promise<boolean> {
   const values =
     outcome.status === 'pending'
-      ? ['pending', outcome.nextAttemptAt, outcome.error, null]
-      : [outcome.status, null, outcome.status === 'dead' ? outcome.error : null, outcome.at]
+      ? ['pending', outcome.nextAttemptAt, lineColumn(outcome.error), null]
+      : [outcome.status, null, outcome.status === 'dead' ? lineColumn(outcome.error) : null, outcome.at]
   const { rowCount } = await db.query(
     `UPDATE ${db.names.name} SET status = $1, next_attempt_at = coalesce($2, next_attempt_at),
        last_error = coalesce($3, last_error), finished_at = $4, lease_owner = NULL, lease_until = NULL
      WHERE key = $5 AND status = 'processing' AND lease_owner = $6`,
-    [...values, key, owner],
+    [...values, keyColumn(key), keyColumn(owner)],
   )
   return (rowCount ?? 0) > 0
 }
 
 export async function get(db: PgDatabase, key: string): Promise<StoredEvent | undefined> {
-  const { rows } = await db.query<EventRow>(`SELECT * FROM ${db.names.name} WHERE key = $1`, [key])
+  const { rows } = await db.query<EventRow>(`SELECT * FROM ${db.names.name} WHERE key = $1`, [keyColumn(key)])
   return rows[0] ? fromRow(rows[0]) : undefined
 }
 
@@ -51,7 +52,7 @@ export async function list(
      WHERE ($1::text IS NULL OR status = $1)
        AND seq > coalesce((SELECT seq FROM ${name} WHERE key = $2), 0)
      ORDER BY seq LIMIT $3`,
-    [status ?? null, after ?? null, limit],
+    [status ?? null, after === undefined ? null : keyColumn(after), limit],
   )
   return rows.map(fromRow)
 }
@@ -70,7 +71,7 @@ export async function requeue(db: PgDatabase, { keys, now }: RequeueOptions): Pr
     ? await db.query(
         `UPDATE ${name} SET status = 'pending', attempts = 0, next_attempt_at = $1, finished_at = NULL
          WHERE key = ANY($2::text[]) AND status <> 'processing'`,
-        [now, [...keys]],
+        [now, keys.map(keyColumn)],
       )
     : await db.query(
         `UPDATE ${name} SET status = 'pending', attempts = 0, next_attempt_at = $1, finished_at = NULL WHERE status = 'dead'`,

@@ -154,6 +154,7 @@ export class SqliteEngine {
             op.receivedAt,
             op.receivedAt,
             op.orderKey,
+            op.originals,
           )
           return changes === 0 ? 'duplicate' : 'inserted'
         }
@@ -163,6 +164,7 @@ export class SqliteEngine {
           op.body,
           op.receivedAt,
           op.receivedAt,
+          op.originals,
           op.leaseOwner,
           op.leaseUntil,
         )

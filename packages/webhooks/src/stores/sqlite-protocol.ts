@@ -13,6 +13,8 @@ export type WriteOp =
       body: string
       receivedAt: number
       orderKey: string | null
+      /** The strings held as digests, as JSON (see columns.ts); or null. */
+      originals: string | null
       /** Stored already leased to this owner until `leaseUntil` (see `NewEvent.lease`); or null. */
       leaseOwner: string | null
       leaseUntil: number | null

@@ -65,11 +65,11 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
     )
   return {
     insert: sql(
-      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, order_key, originals) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
     ),
     insertLeased: sql(
-      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, status, attempts, lease_owner, lease_until)
-       VALUES (?, ?, ?, ?, ?, 'processing', 1, ?, ?) ON CONFLICT (key) DO NOTHING`,
+      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, originals, status, attempts, lease_owner, lease_until)
+       VALUES (?, ?, ?, ?, ?, ?, 'processing', 1, ?, ?) ON CONFLICT (key) DO NOTHING`,
     ),
     claimExpired: lease(
       `${t}_lease`,

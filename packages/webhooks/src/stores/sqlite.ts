@@ -12,6 +12,7 @@ import type {
   StoredEvent,
   WebhookStore,
 } from '../store.ts'
+import { eventColumns, keyColumn, lineColumn } from './columns.ts'
 import { checkTableName, countsFrom, type EventRow, fromRow } from './rows.ts'
 import { type Channel, mainThreadChannel, workerChannel } from './sqlite-channel.ts'
 import {
@@ -155,42 +156,39 @@ class SqliteStore implements WebhookStore {
   }
 
   insert(event: NewEvent): Promise<'inserted' | 'duplicate'> {
-    const { key, eventType, body, receivedAt, lease } = event
+    const { receivedAt, lease } = event
     return this.#write({
       t: 'insert',
-      key,
-      eventType,
-      body,
+      ...eventColumns(event),
       receivedAt,
-      orderKey: event.orderKey ?? null,
-      leaseOwner: lease?.owner ?? null,
+      leaseOwner: lease ? keyColumn(lease.owner) : null,
       leaseUntil: lease?.until ?? null,
     })
   }
 
   async claim({ owner, limit, now, leaseMs }: ClaimOptions): Promise<ClaimedEvent[]> {
-    const rows = await this.#write<ClaimRow[]>({ t: 'claim', owner, limit, now, leaseMs })
+    const rows = await this.#write<ClaimRow[]>({ t: 'claim', owner: keyColumn(owner), limit, now, leaseMs })
     return rows.map(claimedFrom)
   }
 
   renew(key: string, owner: string, leaseUntil: number): Promise<boolean> {
-    return this.#write({ t: 'renew', key, owner, leaseUntil })
+    return this.#write({ t: 'renew', key: keyColumn(key), owner: keyColumn(owner), leaseUntil })
   }
 
   settle(key: string, owner: string, outcome: Settlement): Promise<boolean> {
     return this.#write({
       t: 'settle',
-      key,
-      owner,
+      key: keyColumn(key),
+      owner: keyColumn(owner),
       status: outcome.status,
       nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-      error: outcome.status === 'done' ? null : outcome.error,
+      error: outcome.status === 'done' ? null : lineColumn(outcome.error),
       at: outcome.status === 'pending' ? null : outcome.at,
     })
   }
 
   async get(key: string): Promise<StoredEvent | undefined> {
-    const row = await this.#read<EventRow | undefined>({ t: 'get', key })
+    const row = await this.#read<EventRow | undefined>({ t: 'get', key: keyColumn(key) })
     return row ? fromRow(row) : undefined
   }
 
@@ -198,7 +196,7 @@ class SqliteStore implements WebhookStore {
     const rows = await this.#read<EventRow[]>({
       t: 'list',
       status: status ?? null,
-      after: after ?? null,
+      after: after === undefined ? null : keyColumn(after),
       limit,
     })
     return rows.map(fromRow)
@@ -209,7 +207,7 @@ class SqliteStore implements WebhookStore {
   }
 
   requeue({ keys, now }: RequeueOptions): Promise<number> {
-    return this.#write({ t: 'requeue', keys: keys ? [...keys] : null, now })
+    return this.#write({ t: 'requeue', keys: keys ? keys.map(keyColumn) : null, now })
   }
 
   prune({ before, status = 'done' }: PruneOptions): Promise<number> {
