@@ -12,6 +12,8 @@ import { ServiceError, type ServiceErrorJSON } from '@service-sdk/core'
  * - `body_consumed`: a body parser read the request before the receiver (answered 500).
  * - `unsupported_runtime`: what a store needs is missing (`node:sqlite` on an older Node, the
  *   `pg` package).
+ * - `request_aborted`: the sender closed the connection before the body ended (logged at debug;
+ *   nobody awaits the answer).
  *
  * Bad options are not a `WebhookError`: they throw core's `ServiceValidationError` (code
  * `validation_error`, with `issues`), before anything is opened.
@@ -28,6 +30,7 @@ export type WebhookErrorCode =
   | 'transaction_unavailable'
   | 'body_consumed'
   | 'unsupported_runtime'
+  | 'request_aborted'
 
 /** Errors of the webhook receiver; part of core's hierarchy, so `ServiceError.isInstance` holds. */
 export class WebhookError extends ServiceError {

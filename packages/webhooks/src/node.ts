@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ServiceValidationError } from '@service-sdk/core'
 import { type FrameworkRequest, nodeDelivery } from './node-body.ts'
+import { NOT_FOUND_HEADERS } from './receiver/receipt.ts'
 import type { WebhookReceiver } from './receiver.ts'
 
 export type NodeWebhookHandler = (
@@ -40,7 +41,7 @@ export function webhooksNode(
       const expected = path ?? (next ? undefined : '/webhooks')
       if (expected !== undefined && parentPath(delivery.url) !== expected) {
         if (next) next()
-        else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found')
+        else res.writeHead(404, NOT_FOUND_HEADERS).end('Not Found')
         return
       }
       const receipt = await receiver.receive(delivery)

@@ -25,7 +25,10 @@ export interface WebhookReceiverOptions {
   token: string | readonly string[] | false
   /** Where events wait to be processed. Default `sqliteStore('webhooks.sqlite')` (in the working directory). */
   store?: WebhookStore
-  /** Larger bodies are refused with 413 without being read to the end. Default 1 MiB. */
+  /**
+   * Larger bodies are refused with 413 (logged as an error) without being read to the end.
+   * Default 25 MiB.
+   */
   maxBodyBytes?: number
   /** console, pino or anything with debug/info/warn/error; secrets are redacted. Default: silent. */
   logger?: Partial<Logger>
@@ -161,6 +164,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       logger,
       (n) => `webhooks: refused ${n} request(s) with an unknown token (404) in the last minute`,
     ),
+    noteContentType: once((contentType) =>
+      logger.info(
+        `webhooks: a delivery came with Content-Type ${JSON.stringify(contentType ?? null)}; its body is a JSON object, so it was stored (said once)`,
+      ),
+    ),
     receiving: 0,
   }
   const { instrumentation } = options
@@ -194,6 +202,16 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     readiness: () => readiness(store, redact),
     events: inspection(store, clock, worker),
     store,
+  }
+}
+
+/** `f` on its first call only. */
+function once<A extends unknown[]>(f: (...args: A) => void): (...args: A) => void {
+  let done = false
+  return (...args) => {
+    if (done) return
+    done = true
+    f(...args)
   }
 }
 

@@ -10,6 +10,7 @@ import { webhooksNode } from '../src/node.ts'
 import { createWebhookReceiver, type WebhookReceiver } from '../src/receiver.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
 import { generateWebhookToken } from '../src/token.ts'
+import { endlessBody } from './endless-body.ts'
 import * as S from './samples.ts'
 
 const token = generateWebhookToken()
@@ -113,6 +114,32 @@ describe.each(Object.entries(kinds))('%s', (_name, start) => {
     expect(status).toBe(413)
     // What was written before the answer: socket buffers on both sides, nowhere near the 64 MiB offered.
     expect(sent).toBeLessThan(16 * 1024 * 1024)
+    expect(store.size).toBe(0)
+  })
+})
+
+describe.each(Object.entries(kinds))('%s: refusals close the connection', (_name, start) => {
+  it('closes the connection after a 404 (wrong token) instead of reading an endless body', async () => {
+    const { receiver, store } = receiverWithStore()
+    const outcome = await endlessBody(`${await start(receiver)}/webhooks/${generateWebhookToken()}`)
+    expect(outcome).toMatchObject({ status: 404, closed: true })
+    expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
+    expect(store.size).toBe(0)
+  })
+})
+
+describe('webhooksNode: refusals before the body close the connection', () => {
+  it('after a 404 for another path and a 405 for another method, without reading an endless body', async () => {
+    const { receiver, store } = receiverWithStore()
+    const url = await nodeServer(receiver)
+    for (const [method, path, status] of [
+      ['POST', `/elsewhere/${token}`, 404],
+      ['PUT', `/webhooks/${token}`, 405],
+    ] as const) {
+      const outcome = await endlessBody(`${url}${path}`, method)
+      expect(outcome, `${method} ${path}`).toMatchObject({ status, closed: true })
+      expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
+    }
     expect(store.size).toBe(0)
   })
 })
