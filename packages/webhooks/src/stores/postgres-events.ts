@@ -1,4 +1,12 @@
-import type { EventStatus, PruneOptions, RequeueOptions, Settlement, StoredEvent } from '../store.ts'
+import type {
+  EventStatus,
+  ListOptions,
+  PruneOptions,
+  RequeueOptions,
+  Settlement,
+  StoredEvent,
+} from '../store.ts'
+import { checkList, checkPrune, checkRequeue } from '../store-checks.ts'
 import { keyColumn, lineColumn } from './columns.ts'
 import type { PgDatabase } from './postgres-database.ts'
 import { countsFrom, type EventRow, fromRow } from './rows.ts'
@@ -42,10 +50,9 @@ export async function get(db: PgDatabase, key: string): Promise<StoredEvent | un
   return rows[0] ? fromRow(rows[0]) : undefined
 }
 
-export async function list(
-  db: PgDatabase,
-  { status, limit = 100, after }: { status?: EventStatus; limit?: number; after?: string } = {},
-): Promise<StoredEvent[]> {
+export async function list(db: PgDatabase, options: ListOptions = {}): Promise<StoredEvent[]> {
+  checkList(options, 'list options')
+  const { status, limit = 100, after } = options
   const { name } = db.names
   const { rows } = await db.query<EventRow>(
     `SELECT * FROM ${name}
@@ -65,7 +72,9 @@ export async function counts(db: PgDatabase): Promise<Record<EventStatus, number
 }
 
 /** Back to pending, due now; listening workers are told. */
-export async function requeue(db: PgDatabase, { keys, now }: RequeueOptions): Promise<number> {
+export async function requeue(db: PgDatabase, options: RequeueOptions): Promise<number> {
+  checkRequeue(options, 'requeue options')
+  const { keys, now } = options
   const { name, channel } = db.names
   const { rowCount } = keys
     ? await db.query(
@@ -81,10 +90,14 @@ export async function requeue(db: PgDatabase, { keys, now }: RequeueOptions): Pr
   return rowCount ?? 0
 }
 
-export async function prune(db: PgDatabase, { before, status = 'done' }: PruneOptions): Promise<number> {
-  const { rowCount } = await db.query(`DELETE FROM ${db.names.name} WHERE status = $1 AND finished_at < $2`, [
-    status,
-    before,
-  ])
+/** Oldest first, at most `limit` (all without one: LIMIT NULL). */
+export async function prune(db: PgDatabase, options: PruneOptions): Promise<number> {
+  checkPrune(options, 'prune options')
+  const { before, status = 'done', limit } = options
+  const { name } = db.names
+  const { rowCount } = await db.query(
+    `DELETE FROM ${name} WHERE seq IN (SELECT seq FROM ${name} WHERE status = $1 AND finished_at < $2 ORDER BY seq LIMIT $3)`,
+    [status, before, limit ?? null],
+  )
   return rowCount ?? 0
 }

@@ -197,7 +197,7 @@ export class SqliteEngine {
         return n
       }
       case 'prune':
-        return Number(sql.prune[op.status]?.run(op.before).changes ?? 0)
+        return Number(sql.prune[op.status]?.run(op.before, op.limit).changes ?? 0)
     }
   }
 }

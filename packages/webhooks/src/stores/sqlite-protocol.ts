@@ -32,7 +32,8 @@ export type WriteOp =
       at: number | null
     }
   | { t: 'requeue'; keys: string[] | null; now: number }
-  | { t: 'prune'; status: 'done' | 'dead'; before: number }
+  /** `limit`: at most this many, oldest first; -1 for all. */
+  | { t: 'prune'; status: 'done' | 'dead'; before: number; limit: number }
 
 /**
  * Whether a write must survive a power cut (committed with the configured `synchronous`): it

@@ -45,7 +45,9 @@ describe('sqliteStore', () => {
     expect(() => sqliteStore(file(), { synchronous: 'OFF' as 'FULL' })).toThrow(
       expect.objectContaining({
         code: 'validation_error',
-        issues: [{ path: 'synchronous', message: 'must be FULL, NORMAL or EXTRA' }],
+        issues: [
+          { path: 'synchronous', message: 'must be "FULL" or "NORMAL" or "EXTRA", got the string "OFF"' },
+        ],
       }),
     )
   })

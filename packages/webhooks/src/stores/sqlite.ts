@@ -1,5 +1,5 @@
-import { ServiceValidationError } from '@service-sdk/core'
 import { WebhookError } from '../errors.ts'
+import { MAX_TIMER_MS, OptionIssues } from '../option-checks.ts'
 import type {
   ClaimedEvent,
   ClaimOptions,
@@ -12,6 +12,7 @@ import type {
   StoredEvent,
   WebhookStore,
 } from '../store.ts'
+import { checkList, checkPrune, checkRequeue } from '../store-checks.ts'
 import { eventColumns, keyColumn, lineColumn } from './columns.ts'
 import { checkTableName, countsFrom, type EventRow, fromRow } from './rows.ts'
 import { type Channel, mainThreadChannel, workerChannel } from './sqlite-channel.ts'
@@ -71,18 +72,20 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Web
 }
 
 function engineConfig(path: string, options: SqliteStoreOptions): EngineConfig {
-  const issues: Array<{ path: string; message: string }> = []
-  if (typeof path !== 'string' || path === '') issues.push({ path: 'path', message: 'must be a file path' })
-  const synchronous = options.synchronous ?? 'FULL'
-  if (!['FULL', 'NORMAL', 'EXTRA'].includes(synchronous))
-    issues.push({ path: 'synchronous', message: 'must be FULL, NORMAL or EXTRA' })
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5000
-  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
-    issues.push({ path: 'busyTimeoutMs', message: 'must be a non-negative integer' })
-  if (options.thread !== undefined && options.thread !== 'worker' && options.thread !== 'main')
-    issues.push({ path: 'thread', message: "must be 'worker' or 'main'" })
-  if (issues.length > 0) throw new ServiceValidationError('sqliteStore options', issues)
-  return { path, table: checkTableName(options.table ?? 'webhook_events'), synchronous, busyTimeoutMs }
+  const issues = new OptionIssues('sqliteStore options')
+  if (typeof path !== 'string' || path === '') issues.add('path', 'must be a file path')
+  if (issues.object('options', options ?? {})) {
+    issues.oneOf('synchronous', options.synchronous, ['FULL', 'NORMAL', 'EXTRA'])
+    issues.number('busyTimeoutMs', options.busyTimeoutMs, { integer: true, min: 0, max: MAX_TIMER_MS })
+    issues.oneOf('thread', options.thread, ['worker', 'main'])
+  }
+  issues.throwIfAny()
+  return {
+    path,
+    table: checkTableName(options.table ?? 'webhook_events'),
+    synchronous: options.synchronous ?? 'FULL',
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+  }
 }
 
 interface Waiter {
@@ -192,7 +195,9 @@ class SqliteStore implements WebhookStore {
     return row ? fromRow(row) : undefined
   }
 
-  async list({ status, limit = 100, after }: ListOptions = {}): Promise<StoredEvent[]> {
+  async list(options: ListOptions = {}): Promise<StoredEvent[]> {
+    checkList(options, 'list options')
+    const { status, limit = 100, after } = options
     const rows = await this.#read<EventRow[]>({
       t: 'list',
       status: status ?? null,
@@ -206,12 +211,17 @@ class SqliteStore implements WebhookStore {
     return countsFrom(await this.#read<Array<{ status: EventStatus; n: number }>>({ t: 'counts' }))
   }
 
-  requeue({ keys, now }: RequeueOptions): Promise<number> {
+  async requeue(options: RequeueOptions): Promise<number> {
+    checkRequeue(options, 'requeue options')
+    const { keys, now } = options
     return this.#write({ t: 'requeue', keys: keys ? keys.map(keyColumn) : null, now })
   }
 
-  prune({ before, status = 'done' }: PruneOptions): Promise<number> {
-    return this.#write({ t: 'prune', status, before })
+  async prune(options: PruneOptions): Promise<number> {
+    checkPrune(options, 'prune options')
+    const { before, status = 'done', limit } = options
+    // -1: no limit, to SQLite.
+    return this.#write({ t: 'prune', status, before, limit: limit ?? -1 })
   }
 
   async close(): Promise<void> {
