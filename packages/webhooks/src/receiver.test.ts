@@ -176,6 +176,25 @@ describe('bad input is refused and nothing is stored', () => {
     ])
   })
 
+  it('a sender that goes away mid-body: request_aborted, logged at debug only, nothing stored', async () => {
+    const { receiver, store, lines } = setup()
+    async function* cut() {
+      yield new TextEncoder().encode('{"eventId":"evt_cut","pad":"')
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' })
+    }
+    const receipt = await receiver.receive({
+      method: 'POST',
+      url: `/webhooks/${token}`,
+      contentType: 'application/json',
+      body: cut(),
+    })
+    expect(receipt).toMatchObject({ status: 400, error: { code: 'request_aborted' } })
+    expect(store.size).toBe(0)
+    expect(lines).toEqual([
+      expect.stringMatching(/^debug webhooks: refused a delivery \(400 request_aborted\)/),
+    ])
+  })
+
   it('refuses a body larger than maxBodyBytes while streaming, even without Content-Length', async () => {
     const { receiver, store } = setup({ maxBodyBytes: 1024 })
     let pulled = 0

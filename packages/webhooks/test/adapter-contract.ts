@@ -148,6 +148,15 @@ export function adapterContract(name: string, start: StartApp): void {
       expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
       expect(store.size).toBe(0)
     })
+
+    it('closes the connection after a 413 instead of reading the rest of an endless body', async () => {
+      const { receiver, store } = receiverWithStore(64 * 1024)
+      const { url } = await started(receiver)
+      const outcome = await endlessBody(`${url}/webhooks/${token}`)
+      expect(outcome).toMatchObject({ status: 413, closed: true })
+      expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
+      expect(store.size).toBe(0)
+    })
   })
 
   describe(`${name}: deliveries from the simulator's sender`, () => {

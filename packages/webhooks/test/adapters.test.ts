@@ -126,6 +126,14 @@ describe.each(Object.entries(kinds))('%s: refusals close the connection', (_name
     expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
     expect(store.size).toBe(0)
   })
+
+  it('closes the connection after a 413 instead of reading the rest of an endless body', async () => {
+    const { receiver, store } = receiverWithStore(64 * 1024)
+    const outcome = await endlessBody(`${await start(receiver)}/webhooks/${token}`)
+    expect(outcome).toMatchObject({ status: 413, closed: true })
+    expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
+    expect(store.size).toBe(0)
+  })
 })
 
 describe('webhooksNode: refusals before the body close the connection', () => {
