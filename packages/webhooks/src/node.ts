@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ServiceValidationError } from '@service-sdk/core'
+import { assertReceiver } from './adapter-receiver.ts'
 import { type FrameworkRequest, nodeDelivery } from './node-body.ts'
 import { NOT_FOUND_HEADERS } from './receiver/receipt.ts'
 import type { WebhookReceiver } from './receiver.ts'
@@ -34,6 +35,7 @@ export function webhooksNode(
   receiver: WebhookReceiver,
   options: NodeWebhookOptions = {},
 ): NodeWebhookHandler {
+  assertReceiver('webhooksNode', receiver)
   const path = options.path === undefined ? undefined : normalizedPath(options.path)
   return async (req, res, next) => {
     try {

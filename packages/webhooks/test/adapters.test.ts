@@ -152,6 +152,17 @@ describe('webhooksNode: refusals before the body close the connection', () => {
   })
 })
 
+describe('webhooksNode and webhooksHono when built', () => {
+  it('refuse something that is not a receiver, with a validation_error', () => {
+    expect(() => webhooksNode({} as WebhookReceiver)).toThrow(
+      expect.objectContaining({ code: 'validation_error' }),
+    )
+    expect(() => webhooksHono(undefined as unknown as WebhookReceiver)).toThrow(
+      expect.objectContaining({ code: 'validation_error' }),
+    )
+  })
+})
+
 describe('webhooksNode serves only its path', () => {
   it('answers 404 to any other URL whose last segment is the token, and stores nothing', async () => {
     const { receiver, store } = receiverWithStore()

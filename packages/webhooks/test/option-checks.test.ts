@@ -166,6 +166,7 @@ describe.each(STORES)('%s: what its methods are asked', (_name, open) => {
       await expect(store.prune({ before: 1, limit: -1 })).rejects.toEqual(refused('limit', /at least 1/))
       await expect(store.requeue({ now: Number.NaN })).rejects.toEqual(refused('now', /NaN/))
       await expect(store.list({ limit: 1.5 })).rejects.toEqual(refused('limit', /integer/))
+      await expect(store.list({ limit: 10_001 })).rejects.toEqual(refused('limit', /at most 10000/))
     } finally {
       await store.close()
     }

@@ -1,6 +1,7 @@
 // The receiver prunes on a schedule, on every store: done events past their age go, dead letters
 // and events still to run stay; by default done events older than 7 days, checked at start and
 // every hour; `retention: false` never prunes.
+import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -119,6 +120,26 @@ describe.each(STORES)('%s: retention', (_name, open) => {
     } finally {
       await receiver.close()
     }
+  })
+})
+
+describe('the retention schedule in a process of its own', () => {
+  it('never keeps the process alive: a receiver left open on an idle store lets it exit', () => {
+    const module = join(import.meta.dirname, '../src/index.ts')
+    const testing = join(import.meta.dirname, '../src/testing.ts')
+    const script = `import { createWebhookReceiver } from ${JSON.stringify(module)}
+      import { memoryStoreForTests } from ${JSON.stringify(testing)}
+      createWebhookReceiver({ token: false, store: memoryStoreForTests(), processing: false, retention: { everyMs: 100 } })
+      setTimeout(() => console.log('still here'), 300)`
+    const started = performance.now()
+    const run = spawnSync(
+      process.execPath,
+      ['--conditions=@service-sdk/source', '--input-type=module', '-e', script],
+      { encoding: 'utf8', timeout: 20_000 },
+    )
+    expect(run.stdout.trim()).toBe('still here')
+    expect([run.signal, run.status]).toEqual([null, 0])
+    expect(performance.now() - started).toBeLessThan(15_000)
   })
 })
 

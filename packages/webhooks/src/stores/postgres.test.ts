@@ -162,6 +162,21 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
     await store.close()
   })
 
+  it("never carries the connection string's password in its errors (message, toJSON, stack)", async () => {
+    // A role named like the password: PostgreSQL's own message then holds it.
+    const secret = 'S3cretPassw0rd'
+    const url = new URL(postgres.url)
+    url.username = secret
+    url.password = secret
+    const store = postgresStore(url.toString(), { schema, table: table() })
+    const error = (await store
+      .insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 })
+      .catch((e) => e)) as Error
+    await store.close()
+    expect(error).toMatchObject({ code: 'store_unavailable', message: expect.stringContaining('[REDACTED]') })
+    expect(`${error.message} ${JSON.stringify(error)} ${error.stack}`).not.toContain(secret)
+  })
+
   it('never hands the same event to two workers claiming at once (SKIP LOCKED)', async () => {
     const store = postgresStore(postgres.url, { schema, table: table(), max: 8 })
     await Promise.all(
