@@ -2,47 +2,17 @@
 // order key (NUL, lone surrogates, U+FFFD, ids of thousands of bytes) is stored exactly, never
 // merged with another event's key, and never fails the events stored in the same batch. Through the
 // store API, then over HTTP against a real receiver on each store.
-import { createHash, randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { postgresOrSkip } from '@service-sdk/testkit'
-import pg from 'pg'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { webhooksNode } from '../src/node.ts'
 import { createWebhookReceiver } from '../src/receiver.ts'
-import type { NewEvent, WebhookStore } from '../src/store.ts'
-import { memoryStoreForTests } from '../src/stores/memory.ts'
-import { postgresStore } from '../src/stores/postgres.ts'
-import { sqliteStore } from '../src/stores/sqlite.ts'
+import type { NewEvent } from '../src/store.ts'
 import { generateWebhookToken } from '../src/token.ts'
+import { everyStore } from './every-store.ts'
 
-const postgres = await postgresOrSkip()
-const schema = `webhooks_hostile_${randomBytes(6).toString('hex')}`
-const dir = mkdtempSync(join(tmpdir(), 'webhooks-hostile-'))
-const admin = new pg.Pool({ connectionString: postgres.url, max: 2 })
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true })
-  if (postgres.available) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await admin.end()
-})
-let n = 0
-
-const STORES: Array<[string, () => WebhookStore]> = [
-  ['memoryStoreForTests', () => memoryStoreForTests()],
-  ['sqliteStore', () => sqliteStore(join(dir, `s${++n}.db`))],
-  ["sqliteStore({ thread: 'main' })", () => sqliteStore(join(dir, `s${++n}.db`), { thread: 'main' })],
-  ...(postgres.available
-    ? [
-        ['postgresStore', () => postgresStore(postgres.url, { schema, table: `t${++n}` })] as [
-          string,
-          () => WebhookStore,
-        ],
-      ]
-    : []),
-]
+const STORES = await everyStore('hostile', { mainThread: true })
 
 /** Text that does not compress (PostgreSQL compresses long index entries): hex of a hash chain. */
 function incompressible(bytes: number, seed: string): string {

@@ -2,44 +2,17 @@
 // and events still to run stay; by default done events older than 7 days, checked at start and
 // every hour; `retention: false` never prunes.
 import { spawnSync } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { postgresOrSkip } from '@service-sdk/testkit'
-import pg from 'pg'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createWebhookReceiver } from '../src/receiver.ts'
 import { PRUNE_SLICE } from '../src/retention.ts'
 import type { WebhookStore } from '../src/store.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
-import { postgresStore } from '../src/stores/postgres.ts'
-import { sqliteStore } from '../src/stores/sqlite.ts'
 import { generateWebhookToken } from '../src/token.ts'
+import { everyStore } from './every-store.ts'
 import { captureLogger, manualClock } from './helpers.ts'
 
-const postgres = await postgresOrSkip()
-const schema = `webhooks_retention_${randomBytes(6).toString('hex')}`
-const dir = mkdtempSync(join(tmpdir(), 'webhooks-retention-'))
-const admin = new pg.Pool({ connectionString: postgres.url, max: 2 })
-afterAll(async () => {
-  rmSync(dir, { recursive: true, force: true })
-  if (postgres.available) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await admin.end()
-})
-let n = 0
-const STORES: Array<[string, () => WebhookStore]> = [
-  ['memoryStoreForTests', () => memoryStoreForTests()],
-  ['sqliteStore', () => sqliteStore(join(dir, `r${++n}.db`))],
-  ...(postgres.available
-    ? [
-        ['postgresStore', () => postgresStore(postgres.url, { schema, table: `t${++n}` })] as [
-          string,
-          () => WebhookStore,
-        ],
-      ]
-    : []),
-]
+const STORES = await everyStore('retention')
 
 const token = generateWebhookToken()
 const DAY = 86_400_000
