@@ -61,10 +61,11 @@ async function serve(where: string): Promise<void> {
   let handled = 0
   receiver.onAny(() => void handled++)
   const handle = webhooksNode(receiver)
+  const collect = (globalThis as { gc?: () => void }).gc
   const server = createServer((req, res) => {
     if (req.url !== '/stats') return void handle(req, res)
     // After a full collection: the heap that is still referenced, not garbage not yet collected.
-    ;(globalThis as { gc?: () => void }).gc?.()
+    collect?.()
     const { rss, heapUsed, heapTotal } = process.memoryUsage()
     const stats: Stats = { rss, heapUsed, heapTotal, fds: readdirSync('/proc/self/fd').length, handled }
     res.end(JSON.stringify(stats))
