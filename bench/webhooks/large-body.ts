@@ -13,7 +13,10 @@
  */
 import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
+import pg from 'pg'
 import { listeningUrl } from '../lib/listening.ts'
+
+const PG_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
 const { values } = parseArgs({
   options: {
@@ -34,20 +37,17 @@ else
 /** The server, in this process: `/memory` answers RSS now and peak (bytes), after a GC. */
 async function serve(store: string, mode: Mode): Promise<void> {
   const { createServer } = await import('node:http')
-  const { mkdtempSync } = await import('node:fs')
+  const { mkdtempSync, rmSync } = await import('node:fs')
   const { tmpdir } = await import('node:os')
   const { join } = await import('node:path')
   const { createWebhookReceiver, postgresStore, sqliteStore } = await import('@service-sdk/webhooks')
   const { webhooksNode } = await import('@service-sdk/webhooks/node')
   const token = 'large-body-bench-token-0123456789'
+  const dir = mkdtempSync(join(tmpdir(), 'webhooks-large-'))
+  const schema = `bench_large_${process.pid}`
   const receiver = createWebhookReceiver({
     token,
-    store:
-      store === 'pg'
-        ? postgresStore(process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test', {
-            schema: `bench_large_${process.pid}`,
-          })
-        : sqliteStore(join(mkdtempSync(join(tmpdir(), 'webhooks-large-')), 'inbox.db')),
+    store: store === 'pg' ? postgresStore(PG_URL, { schema }) : sqliteStore(join(dir, 'inbox.db')),
     maxBodyBytes: 64 * 1024 * 1024,
     processing: mode === 'process' ? {} : false,
   })
@@ -73,6 +73,22 @@ async function serve(store: string, mode: Mode): Promise<void> {
   server.listen(0, '127.0.0.1', () => {
     const address = server.address() as { port: number }
     process.stdout.write(`listening ${address.port}\n`)
+  })
+  // Told to stop: leave nothing behind (the file, the schema).
+  process.once('SIGTERM', async () => {
+    server.close()
+    try {
+      await receiver.close()
+      if (store === 'pg') {
+        const admin = new pg.Pool({ connectionString: PG_URL, max: 1 })
+        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+        await admin.end()
+      }
+    } catch (error) {
+      process.stderr.write(`cleaning up: ${(error as Error).message}\n`)
+    }
+    rmSync(dir, { recursive: true, force: true })
+    process.exit(0)
   })
 }
 
@@ -116,6 +132,8 @@ async function measure(mib: number, pg: boolean, mode: Mode): Promise<void> {
       `${mode.padEnd(7)} ${mode === 'read' ? '' : pg ? 'postgresStore' : 'sqliteStore'}: body ${(body.length / MiB).toFixed(1)} MiB; RSS before ${(before.rss / MiB).toFixed(0)} MiB, peak ${(after.peak / MiB).toFixed(0)} MiB: +${(growth / MiB).toFixed(0)} MiB (${(growth / body.length).toFixed(1)}x the body); RSS after ${(after.rss / MiB).toFixed(0)} MiB`,
     )
   } finally {
-    child.kill()
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    await exited
   }
 }
