@@ -46,6 +46,12 @@ export interface Quirks {
    * its root, and material-save accepts any key of the bucket.
    */
   stsDir?: 'user' | 'empty'
+  /**
+   * The field an asset event's object is sent under: `payload` (default: what samples of the live
+   * service show), or another name: the interface's table writes it as "the service" (the brand
+   * word replaced), and a tenant might see any name.
+   */
+  assetEventObject?: string
 }
 
 export type MaterialSaveForm = 'top-level' | 'param' | 'both'
