@@ -1,6 +1,6 @@
 import type { Faults } from './faults.ts'
 import type { SavedMaterial } from './open/materials.ts'
-import type { ObjectStore } from './oss/index.ts'
+import type { ObjectStore, OssCors } from './oss/index.ts'
 import type { Id, State } from './state.ts'
 
 /** Variations the live service has been seen to show, switchable per test (docs/service-behaviour.md, "Live-service variations"). */
@@ -40,6 +40,19 @@ export interface Quirks {
    * The other form gets the service's parameter error (MB100001).
    */
   materialSaveForm?: MaterialSaveForm
+  /**
+   * The bucket's CORS rules (`OssCors`): `'open'` (default: any origin, method and header, with
+   * `ETag`, `x-oss-request-id` and `x-oss-hash-crc64ecma` exposed), `'none'` (a bucket without
+   * CORS rules: preflights refused, no `Access-Control-*` header on any answer), or rules as
+   * PutBucketCors takes them.
+   */
+  ossCors?: OssCors
+  /**
+   * The event-types query of an API key whose team lacks the asset-event capability is refused
+   * (MB100002), as subscribing is. Default `false`: the list is answered to every key (the spec
+   * says only that subscribing fails).
+   */
+  eventTypesNeedCapability?: boolean
 }
 
 export type MaterialSaveForm = 'top-level' | 'param' | 'both'

@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import type { MaterialChanges, Quirks, SimContext } from './context.ts'
 import { json } from './envelopes.ts'
 import type { FaultRule, Faults } from './faults.ts'
+import { checkQuirks } from './quirks.ts'
 import type { Seed } from './seed.ts'
 import { SimError } from './sim-error.ts'
 import type { StateData } from './state.ts'
@@ -83,7 +84,7 @@ export function controlRoutes(control: SimulatorControl): Hono {
     return json({ cleared: true })
   })
   app.put('/quirks', async (c) => {
-    Object.assign(control.quirks, (await c.req.json()) as Partial<Quirks>)
+    Object.assign(control.quirks, checkQuirks((await c.req.json()) as Partial<Quirks>))
     return json(control.quirks)
   })
   app.post('/credentials/expire', () => {
