@@ -9,13 +9,14 @@ import { spacesFinding } from '../doctor/spaces.ts'
 import { checkStsWrite } from '../doctor/storage.ts'
 import { webhookFinding } from '../doctor/webhook.ts'
 import { EXIT } from '../errors.ts'
-import { decimalId, httpUrl, pageOrigins } from '../flags.ts'
+import { decimalId, httpUrl, pageOrigins, positiveNumber } from '../flags.ts'
 import { pc } from '../output.ts'
 
 interface DoctorOptions {
   org?: string
   origin: string[]
   webhookUrl?: string
+  timeout: number
 }
 
 export function doctorCommand(program: Command): void {
@@ -39,6 +40,12 @@ export function doctorCommand(program: Command): void {
       '--webhook-url <url>',
       "a webhook receiver's URL: check that it answers (nothing is stored)",
       httpUrl,
+    )
+    .option(
+      '--timeout <seconds>',
+      'how long each request may wait for its answer, above 0, at most 120',
+      positiveNumber(120, 'a number of seconds'),
+      10,
     )
     .addHelpText(
       'after',
@@ -78,16 +85,17 @@ const STATUS: Record<Status, (text: string) => string> = {
 
 /** Every check, in the order of the table; the independent ones run at once. */
 async function runChecks(config: Config, options: DoctorOptions): Promise<Finding[]> {
+  const timeoutMs = Math.round(options.timeout * 1000)
   const [team, token, apiKey, webhook] = await Promise.all([
-    checkTeamKey(config),
-    checkOpenToken(config),
-    checkApiKey(config),
-    webhookFinding(options.webhookUrl, config.get('openUrl')),
+    checkTeamKey(config, timeoutMs),
+    checkOpenToken(config, timeoutMs),
+    checkApiKey(config, timeoutMs),
+    webhookFinding(options.webhookUrl, config.get('openUrl'), timeoutMs),
   ])
-  const storage = await checkStsWrite(token)
+  const storage = await checkStsWrite(token, timeoutMs)
   const [spaces, cors, events] = await Promise.all([
     spacesFinding(token, options.org),
-    corsFindings(options.origin, token, storage),
+    corsFindings(options.origin, token, storage, timeoutMs),
     eventTypesFinding(apiKey),
   ])
   const findings = [team, token.finding, apiKey.finding, spaces, storage.finding, ...cors, events, webhook]

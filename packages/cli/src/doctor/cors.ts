@@ -16,6 +16,7 @@ export function corsFindings(
   origins: string[],
   token: OpenTokenCheck,
   storage: StorageCheck,
+  timeoutMs: number,
 ): Promise<Finding[]> {
   if (origins.length === 0)
     return Promise.resolve([
@@ -41,7 +42,7 @@ export function corsFindings(
       ),
     )
   }
-  return Promise.all(origins.map((origin) => corsFinding(bucket, origin)))
+  return Promise.all(origins.map((origin) => corsFinding(bucket, origin, timeoutMs)))
 }
 
 const list = (value: string | null) =>
@@ -60,15 +61,19 @@ interface Problem {
  * A preflight as a browser sends it before a part's PUT (Origin, Access-Control-Request-Method
  * PUT, Access-Control-Request-Headers content-type), and what its answer allows and exposes.
  */
-async function corsFinding(bucket: Bucket, origin: string): Promise<Finding> {
-  const answer = await send(objectUrl(bucket, `${bucket.dir}service-sdk-doctor-cors`), {
-    method: 'OPTIONS',
-    headers: {
-      origin,
-      'access-control-request-method': 'PUT',
-      'access-control-request-headers': 'content-type',
+async function corsFinding(bucket: Bucket, origin: string, timeoutMs: number): Promise<Finding> {
+  const answer = await send(
+    objectUrl(bucket, `${bucket.dir}service-sdk-doctor-cors`),
+    {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type',
+      },
     },
-  })
+    timeoutMs,
+  )
   if ('error' in answer)
     return fail(
       CHECK,

@@ -7,8 +7,8 @@ import { type Finding, fail, messageOf, notConfigured, ok } from './finding.ts'
 // The key and token checks: one cheap call each, through the SDK's clients, so that what is
 // refused here is what the other commands (and an application) would be refused.
 
-/** A check reports, it does not wait out an outage: one retry, 10 s per attempt. */
-const CALLS = { retry: { maxRetries: 1 }, timeoutMs: 10_000 } as const
+/** A check reports, it does not wait out an outage: one retry, `timeoutMs` per attempt. */
+const calls = (timeoutMs: number) => ({ retry: { maxRetries: 1 }, timeoutMs })
 
 const missing = (config: Config, names: SettingName[]) =>
   names.filter((name) => !config.get(name)).map((name) => SETTINGS[name].env)
@@ -52,7 +52,7 @@ export async function refusal(check: string, error: unknown, config: Config, sen
   )
 }
 
-export async function checkTeamKey(config: Config): Promise<Finding> {
+export async function checkTeamKey(config: Config, timeoutMs: number): Promise<Finding> {
   const check = 'team-api-key'
   const absent = missing(config, ['baseUrl', 'teamApiKey'])
   if (absent.length > 0) return notConfigured(check, absent, 'the team API key')
@@ -62,7 +62,7 @@ export async function checkTeamKey(config: Config): Promise<Finding> {
     const team = createTeamClient({
       baseUrl: config.require('baseUrl'),
       apiKey: config.require('teamApiKey'),
-      ...CALLS,
+      ...calls(timeoutMs),
     })
     const members = await team.members.list()
     return ok(check, `accepted by the team API at ${config.get('baseUrl')} (${members.length} members)`)
@@ -79,7 +79,7 @@ export interface OpenTokenCheck {
   orgs?: OrgSpace[]
 }
 
-export async function checkOpenToken(config: Config): Promise<OpenTokenCheck> {
+export async function checkOpenToken(config: Config, timeoutMs: number): Promise<OpenTokenCheck> {
   const check = 'open-token'
   const absent = missing(config, ['openUrl', 'openToken'])
   if (absent.length > 0) return { finding: notConfigured(check, absent, 'the open API token') }
@@ -89,7 +89,7 @@ export async function checkOpenToken(config: Config): Promise<OpenTokenCheck> {
     const open = createOpenClient({
       openUrl: config.require('openUrl'),
       token: { type: config.require('openTokenType'), value: config.require('openToken') },
-      ...CALLS,
+      ...calls(timeoutMs),
     })
     const orgs = await open.orgs()
     const finding = ok(
@@ -110,7 +110,7 @@ export interface ApiKeyCheck {
   refusal?: unknown
 }
 
-export async function checkApiKey(config: Config): Promise<ApiKeyCheck> {
+export async function checkApiKey(config: Config, timeoutMs: number): Promise<ApiKeyCheck> {
   const check = 'api-key'
   const absent = missing(config, ['openUrl', 'apiKey'])
   if (absent.length > 0) return { finding: notConfigured(check, absent, 'the subscription API key') }
@@ -127,7 +127,7 @@ export async function checkApiKey(config: Config): Promise<ApiKeyCheck> {
         value: config.get('openToken') ?? 'not-sent',
       },
       apiKey: config.require('apiKey'),
-      ...CALLS,
+      ...calls(timeoutMs),
     })
     const types = await open.events.types()
     return { finding: ok(check, `${accepted} (event-types answered)`), types }

@@ -21,7 +21,7 @@ export interface StorageCheck {
  * A fresh credential from sts-tmp writes a small probe object under its `dir` and removes it:
  * what an upload needs of the object store, without making an asset (no material-save).
  */
-export async function checkStsWrite(token: OpenTokenCheck): Promise<StorageCheck> {
+export async function checkStsWrite(token: OpenTokenCheck, timeoutMs: number): Promise<StorageCheck> {
   if (!token.open)
     return { finding: skip(CHECK, 'not checked: needs an accepted open token (see open-token)') }
   let credential: UploadCredential
@@ -40,18 +40,27 @@ export async function checkStsWrite(token: OpenTokenCheck): Promise<StorageCheck
     }
   }
   const key = `${credential.dir}service-sdk-doctor-${randomUUID()}.txt`
-  const finding = await probe(credential, bucket, key)
+  const finding = await probe(credential, bucket, key, timeoutMs)
   return { finding, credential, bucket }
 }
 
-async function probe(credential: UploadCredential, bucket: Bucket, key: string): Promise<Finding> {
+async function probe(
+  credential: UploadCredential,
+  bucket: Bucket,
+  key: string,
+  timeoutMs: number,
+): Promise<Finding> {
   const url = objectUrl(bucket, key)
   const where = `bucket ${bucket.name} at ${bucket.origin}`
-  const put = await send(url, {
-    method: 'PUT',
-    headers: signedHeaders(credential, 'PUT', key, 'text/plain'),
-    body: PROBE,
-  })
+  const put = await send(
+    url,
+    {
+      method: 'PUT',
+      headers: signedHeaders(credential, 'PUT', key, 'text/plain'),
+      body: PROBE,
+    },
+    timeoutMs,
+  )
   if ('error' in put)
     return fail(
       CHECK,
@@ -66,7 +75,11 @@ async function probe(credential: UploadCredential, bucket: Bucket, key: string):
       writeAdvice(code, put.status, bucket),
     )
   }
-  const removed = await send(url, { method: 'DELETE', headers: signedHeaders(credential, 'DELETE', key) })
+  const removed = await send(
+    url,
+    { method: 'DELETE', headers: signedHeaders(credential, 'DELETE', key) },
+    timeoutMs,
+  )
   if ('error' in removed || removed.status !== 204)
     return warn(
       CHECK,

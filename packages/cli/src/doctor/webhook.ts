@@ -12,7 +12,11 @@ const CHECK = 'webhook-url'
  * body is a warning (the receiver takes anything), a redirect a warning (a sender may not
  * follow it), and 404, 405, 401, 403, 5xx or no answer at all a failure.
  */
-export async function webhookFinding(url: string | undefined, openUrl: string | undefined): Promise<Finding> {
+export async function webhookFinding(
+  url: string | undefined,
+  openUrl: string | undefined,
+  timeoutMs: number,
+): Promise<Finding> {
   if (url === undefined)
     return skip(
       CHECK,
@@ -20,11 +24,15 @@ export async function webhookFinding(url: string | undefined, openUrl: string | 
       "To check a receiver: service-sdk doctor --webhook-url 'https://hooks.example.com/webhooks/<token>'",
     )
   const shown = withoutToken(url)
-  const answer = await send(url, {
-    method: 'POST',
-    headers: { 'content-type': 'text/plain', 'user-agent': 'service-sdk-doctor' },
-    body: '',
-  })
+  const answer = await send(
+    url,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'user-agent': 'service-sdk-doctor' },
+      body: '',
+    },
+    timeoutMs,
+  )
   if ('error' in answer) return fail(CHECK, `${shown}: ${answer.error}`, NO_ANSWER[answer.kind])
   const { status } = answer
   const reached = `${shown}: answered ${status} to an empty non-JSON POST`
