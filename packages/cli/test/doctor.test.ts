@@ -35,7 +35,7 @@ async function doctor(args: string[], env: Record<string, string> = {}): Promise
   outputs.push(result)
   for (const s of sim.control.snapshot().sts)
     for (const v of [s.accessKeyId, s.accessKeySecret, s.securityToken]) secrets.add(v)
-  for (const value of Object.values(env)) if (value.length >= 8) secrets.add(value)
+  for (const [name, value] of Object.entries(env)) if (/KEY|TOKEN$/.test(name) && value) secrets.add(value)
   return result
 }
 
@@ -137,6 +137,34 @@ describe('each check, broken', () => {
     expect(result.code).toBe(8)
     expect(statuses(result)).toEqual({ ...GREEN, 'api-key': 'fail', 'event-types': 'skip' })
     expect(row(result, 'api-key').advice).toMatch(/^SERVICE_API_KEY is not accepted/)
+  })
+
+  it('the API calls are retried once: one failure passes, two fail the check with the answer', async () => {
+    sim.control.faults.inject({ match: { path: '/org-info' }, action: { type: 'status', status: 503 } })
+    expect(statuses(await doctor(all()))).toEqual(GREEN)
+    sim.control.faults.inject({
+      match: { path: '/org-info' },
+      action: { type: 'status', status: 503 },
+      times: 2,
+    })
+    const twice = await doctor(all())
+    expect(row(twice, 'open-token')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringMatching(/^the open API answered with a failure: /),
+    })
+  })
+
+  it('a URL where nothing listens: the check fails as unreachable, naming the variable', async () => {
+    const closed = createHttpServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`
+    await new Promise((resolve) => closed.close(resolve))
+    const result = await doctor(all(), { SERVICE_BASE_URL: url })
+    expect(statuses(result)).toEqual({ ...GREEN, 'team-api-key': 'fail' })
+    expect(row(result, 'team-api-key')).toMatchObject({
+      detail: expect.stringMatching(new RegExp(`^${url} could not be reached: `)),
+      advice: expect.stringMatching(/^Check SERVICE_BASE_URL/),
+    })
   })
 
   it('a key not configured is a warning, not a failure (exit 0)', async () => {
