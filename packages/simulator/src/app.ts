@@ -22,6 +22,7 @@ import {
   ossError,
 } from './oss/index.ts'
 import { loginRoutes } from './pages/login.ts'
+import { checkQuirks } from './quirks.ts'
 import { defaultSeed, loadSeed, type Seed } from './seed.ts'
 import { selectorRoutes } from './selector/routes.ts'
 import { BUCKET, createState, type State } from './state.ts'
@@ -98,7 +99,12 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     state,
     store,
     faults,
-    quirks: { successCode: '0', bareEventTypes: false, selectorFamily: 'both', ...options.quirks },
+    quirks: {
+      successCode: '0',
+      bareEventTypes: false,
+      selectorFamily: 'both',
+      ...checkQuirks(options.quirks ?? {}),
+    },
     now,
     ossEndpoint: () => ossEndpoint,
     publicOrigin: () => publicOrigin,
@@ -136,6 +142,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     now: wallNow,
     credentialNow: now,
     bucket: BUCKET,
+    cors: () => sim.quirks.ossCors ?? 'open',
     beforeRequest: async (ctx, request) => {
       const action = faults.take(
         {

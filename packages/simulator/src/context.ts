@@ -1,6 +1,6 @@
 import type { Faults } from './faults.ts'
 import type { SavedMaterial } from './open/materials.ts'
-import type { ObjectStore } from './oss/index.ts'
+import type { ObjectStore, OssCors } from './oss/index.ts'
 import type { Id, State } from './state.ts'
 
 /** Variations the live service has been seen to show, switchable per test (docs/service-behaviour.md, "Live-service variations"). */
@@ -52,6 +52,18 @@ export interface Quirks {
    * word replaced), and a tenant might see any name.
    */
   assetEventObject?: string
+   * The bucket's CORS rules (`OssCors`): `'open'` (default: any origin, method and header, with
+   * `ETag`, `x-oss-request-id` and `x-oss-hash-crc64ecma` exposed), `'none'` (a bucket without
+   * CORS rules: preflights refused, no `Access-Control-*` header on any answer), or rules as
+   * PutBucketCors takes them.
+   */
+  ossCors?: OssCors
+  /**
+   * The event-types query of an API key whose team lacks the asset-event capability is refused
+   * (MB100002), as subscribing is. Default `false`: the list is answered to every key (the spec
+   * says only that subscribing fails).
+   */
+  eventTypesNeedCapability?: boolean
 }
 
 export type MaterialSaveForm = 'top-level' | 'param' | 'both'

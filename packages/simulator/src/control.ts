@@ -4,6 +4,7 @@ import type { MovableClock, SimulatorClock } from './clock.ts'
 import type { MaterialChanges, Quirks, SimContext } from './context.ts'
 import { json } from './envelopes.ts'
 import type { FaultRule, Faults } from './faults.ts'
+import { checkQuirks } from './quirks.ts'
 import type { Seed } from './seed.ts'
 import { SimError } from './sim-error.ts'
 import type { StateData } from './state.ts'
@@ -92,7 +93,7 @@ export function controlRoutes(control: SimulatorControl): Hono {
     return json({ cleared: true })
   })
   app.put('/quirks', async (c) => {
-    Object.assign(control.quirks, (await c.req.json()) as Partial<Quirks>)
+    Object.assign(control.quirks, checkQuirks((await c.req.json()) as Partial<Quirks>))
     return json(control.quirks)
   })
   // GET /_sim/clock; POST /_sim/clock/advance {"ms": 86400000}; PUT /_sim/clock {"time": 1767225600000}

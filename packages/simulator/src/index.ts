@@ -25,6 +25,7 @@ export type {
   Faults,
   FaultTarget,
 } from './faults.ts'
+export type { OssCors, OssCorsRule } from './oss/index.ts'
 export { MIN_NODE, UnsupportedNodeError } from './runtime.ts'
 export {
   defaultSeed,

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { authenticate, parseAuthorization } from './auth.ts'
 import { discardBody, nodeIncoming, requestBody } from './body-source.ts'
-import { applyCors, preflight } from './cors.ts'
+import { applyCors, type OssCors, preflight } from './cors.ts'
 import {
   LISTING_OPERATIONS,
   type OssCredential,
@@ -35,6 +35,8 @@ export interface OssOptions {
     ctx: OssRequestContext,
     request: Request,
   ) => Response | OssRequestTweaks | undefined | Promise<Response | OssRequestTweaks | undefined>
+  /** The bucket's CORS rules, read on each request (they may change). Default `'open'`. */
+  cors?: () => OssCors
   /** Where unexpected failures are reported (not client disconnects). Default: console.error. */
   log?: (message: string, error?: unknown) => void
 }
@@ -74,6 +76,7 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
   const region = options.region ?? 'oss-cn-hangzhou'
   const signingRegion = region.replace(/^oss-/, '')
   const log = options.log ?? ((message, error) => console.error(`[oss] ${message}`, error ?? ''))
+  const cors = options.cors ?? (() => 'open' as const)
 
   async function route(request: Request, env: unknown, requestId: string): Promise<Response> {
     const method = request.method.toUpperCase()
@@ -92,7 +95,7 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
       })
 
     if (method === 'OPTIONS') {
-      const answer = preflight(request)
+      const answer = preflight(request, cors())
       if ('refused' in answer) return fail('AccessForbidden', answer.refused)
       return new Response(null, answer)
     }
@@ -215,16 +218,16 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
       )
     }
     if (response.status >= 300) await discardBody(request, env, MAX_DISCARD)
-    return finish(request, response, requestId)
+    return finish(request, response, requestId, cors())
   }
 }
 
 /** Every answer, the hook's included: a request id, the server name, CORS. */
-function finish(request: Request, response: Response, requestId: string): Response {
+function finish(request: Request, response: Response, requestId: string, cors: OssCors): Response {
   const decorate = (headers: Headers) => {
     if (!headers.has('x-oss-request-id')) headers.set('x-oss-request-id', requestId)
     headers.set('server', 'AliyunOSS')
-    applyCors(request, headers)
+    applyCors(request, headers, cors)
   }
   try {
     decorate(response.headers)
