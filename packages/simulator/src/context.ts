@@ -52,6 +52,7 @@ export interface Quirks {
    * word replaced), and a tenant might see any name.
    */
   assetEventObject?: string
+  /**
    * The bucket's CORS rules (`OssCors`): `'open'` (default: any origin, method and header, with
    * `ETag`, `x-oss-request-id` and `x-oss-hash-crc64ecma` exposed), `'none'` (a bucket without
    * CORS rules: preflights refused, no `Access-Control-*` header on any answer), or rules as
