@@ -1,4 +1,6 @@
+import type { Logger } from '@service-sdk/core'
 import { Hono } from 'hono'
+import { simulatorLogger } from '../logger.ts'
 import { authenticate, parseAuthorization } from './auth.ts'
 import { discardBody, nodeIncoming, requestBody } from './body-source.ts'
 import { applyCors, type OssCors, preflight } from './cors.ts'
@@ -38,8 +40,8 @@ export interface OssOptions {
   ) => Response | OssRequestTweaks | undefined | Promise<Response | OssRequestTweaks | undefined>
   /** The bucket's CORS rules, read on each request (they may change). Default `'open'`. */
   cors?: () => OssCors
-  /** Where unexpected failures are reported (not client disconnects). Default: console.error. */
-  log?: (message: string, error?: unknown) => void
+  /** Where unexpected failures are reported (not client disconnects). Default: stderr. */
+  logger?: Partial<Logger>
 }
 
 /**
@@ -89,14 +91,14 @@ class OssRouter {
   readonly #options: OssOptions
   readonly #now: () => number
   readonly #region: string
-  readonly #log: (message: string, error?: unknown) => void
+  readonly #logger: Logger
   readonly #cors: () => OssCors
 
   constructor(options: OssOptions) {
     this.#options = options
     this.#now = options.now ?? Date.now
     this.#region = options.region ?? 'oss-cn-hangzhou'
-    this.#log = options.log ?? ((message, error) => console.error(`[oss] ${message}`, error ?? ''))
+    this.#logger = simulatorLogger(options.logger, 'oss')
     this.#cors = options.cors ?? (() => 'open' as const)
   }
 
@@ -106,7 +108,7 @@ class OssRouter {
     try {
       response = await this.#route(request, env, requestId)
     } catch (error) {
-      if (!clientGone(error)) this.#log(`${request.method} ${request.url} failed`, error)
+      if (!clientGone(error)) this.#logger.error(`${request.method} ${request.url} failed`, { error })
       const message = 'We encountered an internal error. Please try again.'
       response = ossError(500, 'InternalError', message, request.method === 'HEAD', { RequestId: requestId })
     }
