@@ -13,9 +13,9 @@ import { WebhookError } from './errors.ts'
 import { eventObjectField } from './event-object.ts'
 import { eventTimeMs } from './event-time.ts'
 import type { KnownEventType, KnownWebhookEvent, WebhookEvent } from './events.ts'
-import { readKnownShape } from './known-shapes.ts'
+import { compileReader } from './fast-read/compile.ts'
+import { MISMATCH, type Reader } from './fast-read/readers.ts'
 import { hideProtoKeys, restoreProtoKeys } from './proto-keys.ts'
-import { MISMATCH } from './shape-reader.ts'
 import { type SchemaWarning, unknownValues, valueAt, warning } from './warnings.ts'
 
 interface Schema {
@@ -35,6 +35,11 @@ export const SCHEMAS: Record<KnownEventType, Schema> = {
   MATERIAL_VERSION_CHANGED: materialVersionChangedEventSchema,
   MATERIAL_DELETED: materialDeletedEventSchema,
 } as Record<KnownEventType, Schema>
+
+/** A fast reader per schema, generated from it (fast-read/compile.ts); zod reads what it declines. */
+export const READERS = Object.fromEntries(
+  Object.entries(SCHEMAS).map(([eventType, schema]) => [eventType, compileReader(schema).read]),
+) as Record<KnownEventType, Reader>
 
 const KNOWN: ReadonlySet<string> = new Set<string>([FOLDER_CONTENT_UPDATE, ...ASSET_EVENT_TYPES])
 
@@ -139,11 +144,11 @@ export function readWebhook(body: Record<string, unknown>, options: ReadOptions 
 
 /**
  * What the schema of `eventType` makes of `input`, or undefined with its issues added to
- * `warnings`. The hand-written reader (known-shapes.ts) gives the schema's value for the bodies it
+ * `warnings`. The reader generated from the schema gives the schema's value for the bodies it
  * recognises; anything else, `__proto__` keys included, goes through zod.
  */
 function typedBody(eventType: KnownEventType, input: Record<string, unknown>, warnings: SchemaWarning[]) {
-  const read = readKnownShape(eventType, input)
+  const read = READERS[eventType](input)
   if (read !== MISMATCH) return read as object
   const hidden = hideProtoKeys(input)
   const result = SCHEMAS[eventType].safeParse(hidden)

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { eventTimeSchema } from './event-time.ts'
 import { idSchema } from './ids.ts'
 import { openEnum } from './open-enum.ts'
+import { tolerance } from './tolerance.ts'
 
 /** Drops the given fields when they are null, leaving anything else as it is. */
 function withoutNull(fields: Iterable<string>) {
@@ -18,7 +19,8 @@ function withoutNull(fields: Iterable<string>) {
  * fields are kept, and a known field sent as null is read as absent.
  */
 function payloadObject<S extends z.core.$ZodLooseShape>(shape: S) {
-  return z.preprocess(withoutNull(Object.keys(shape)), z.looseObject(shape))
+  const fields = Object.keys(shape)
+  return z.preprocess(withoutNull(fields), z.looseObject(shape)).register(tolerance, { nullAsAbsent: fields })
 }
 
 const ids = z.array(idSchema).exactOptional()
@@ -159,6 +161,7 @@ type KnownMetadataPayload = z.output<typeof knownMetadataPayloadSchema>
 type OtherMetadataPayload = z.output<typeof otherMetadataChangePayloadSchema>
 
 const KNOWN_CHANGE_TYPES: ReadonlySet<unknown> = new Set(METADATA_CHANGE_TYPES)
+const METADATA_NULL_AS_ABSENT = ['materialIds', 'materials']
 
 /**
  * The MATERIAL_METADATA_UPDATED payload; `materials[]` items are typed by `changeType`. Another
@@ -166,20 +169,29 @@ const KNOWN_CHANGE_TYPES: ReadonlySet<unknown> = new Set(METADATA_CHANGE_TYPES)
  * by hand rather than with a union, so that an item of the wrong shape for a known changeType is
  * reported where it is, instead of falling through to the catch-all.
  */
-export const materialMetadataUpdatedPayloadSchema = z.preprocess(
-  withoutNull(['materialIds', 'materials']),
-  z
-    .looseObject({ changeType: z.string() })
-    .transform((payload, ctx): KnownMetadataPayload | OtherMetadataPayload => {
-      const result = KNOWN_CHANGE_TYPES.has(payload.changeType)
-        ? knownMetadataPayloadSchema.safeParse(payload)
-        : otherMetadataChangePayloadSchema.safeParse(payload)
-      if (result.success) return result.data
-      // The inner issues keep their paths (the parent prefixes `payload`).
-      for (const issue of result.error.issues) ctx.addIssue(issue as never)
-      return z.NEVER
-    }),
-)
+export const materialMetadataUpdatedPayloadSchema = z
+  .preprocess(
+    withoutNull(METADATA_NULL_AS_ABSENT),
+    z
+      .looseObject({ changeType: z.string() })
+      .transform((payload, ctx): KnownMetadataPayload | OtherMetadataPayload => {
+        const result = KNOWN_CHANGE_TYPES.has(payload.changeType)
+          ? knownMetadataPayloadSchema.safeParse(payload)
+          : otherMetadataChangePayloadSchema.safeParse(payload)
+        if (result.success) return result.data
+        // The inner issues keep their paths (the parent prefixes `payload`).
+        for (const issue of result.error.issues) ctx.addIssue(issue as never)
+        return z.NEVER
+      }),
+  )
+  .register(tolerance, {
+    nullAsAbsent: METADATA_NULL_AS_ABSENT,
+    dispatch: {
+      key: 'changeType',
+      known: knownMetadataPayloadSchema,
+      other: otherMetadataChangePayloadSchema,
+    },
+  })
 
 type MetadataPayload = z.output<typeof materialMetadataUpdatedPayloadSchema>
 

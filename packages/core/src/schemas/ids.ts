@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { checkId, NOT_AN_ID } from '../id-check.ts'
+import { tolerance } from './tolerance.ts'
 
 /**
  * An id, accepted as a string of decimal digits, a safe non-negative integer or a bigint, and
@@ -16,3 +17,4 @@ export const idSchema = z
     ctx.addIssue({ code: 'custom', message: checked.problem, input: value })
     return z.NEVER
   })
+  .register(tolerance, { scalar: 'id' })

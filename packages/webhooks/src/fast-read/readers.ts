@@ -1,11 +1,10 @@
 import { checkId } from '@service-sdk/core/internal'
 
-// Readers that give what core's tolerant zod schemas give (the same values, key order included)
-// for the values those schemas accept, and MISMATCH for anything they are not sure of: the caller
-// then asks zod, so a body the schemas refuse keeps zod's issues. Hand-written for speed: on the
-// bench's MATERIAL_DELETED body, readWebhook takes 0.28x the CPU it took with zod's safeParse
-// (10.0 to 2.8 µs, both in one run). known-shapes.ts has the shapes; its test holds them to the
-// schemas.
+// The parts compile.ts assembles readers from. A reader gives what core's tolerant zod schema
+// gives (the same values, key order included) for the values that schema accepts, and MISMATCH
+// for anything it is not sure of: the caller then asks zod, so a body the schema refuses keeps
+// zod's issues. Written for speed: on the bench's MATERIAL_DELETED body, readWebhook takes 0.28x
+// the CPU it takes with zod's safeParse (10.0 to 2.8 µs, both in one run).
 
 /** What a reader returns for a value it does not vouch for (zod decides then). */
 export const MISMATCH: unique symbol = Symbol('mismatch')
@@ -20,8 +19,6 @@ export const string: Reader = (v) => (typeof v === 'string' ? v : MISMATCH)
 export const number: Reader = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : MISMATCH)
 export const boolean: Reader = (v) => (typeof v === 'boolean' ? v : MISMATCH)
 export const unknown: Reader = (v) => v
-/** `z.union([z.number(), z.string()])`: a field whose type the service's documentation does not show. */
-export const code: Reader = (v) => (typeof v === 'string' ? v : number(v))
 /** core's `eventTimeSchema`: a string, or a number turned into its string. */
 export const eventTime: Reader = (v) =>
   typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : MISMATCH
@@ -64,6 +61,25 @@ export function array(item: Reader): Reader {
   }
 }
 
+/** `z.literal(...values)`. */
+export function literal(values: readonly unknown[]): Reader {
+  return (v) => (values.includes(v) ? v : MISMATCH)
+}
+
+/** A union of readers that decline exactly what their schema refuses: the first that reads it. */
+export function firstOf(readers: readonly Reader[]): Reader {
+  return (v) => {
+    for (const read of readers) {
+      const result = read(v)
+      if (result !== MISMATCH) return result
+    }
+    return MISMATCH
+  }
+}
+
+/** Declines everything: the part of a schema no reader is made for (zod reads it). */
+export const decline: Reader = () => MISMATCH
+
 export function nullable(read: Reader): Reader {
   return (v) => (v === null ? null : read(v))
 }
@@ -97,15 +113,18 @@ export interface FieldReader {
   optional: boolean
 }
 
+const NONE: ReadonlySet<string> = new Set()
+
 /**
- * `z.looseObject(shape)` (with `dropNull`: core's payloadObject, where a known field sent as null
- * is read as absent): the fields of the shape in its order, then the unknown fields as sent. The
+ * `z.looseObject(shape)` (with `nullAsAbsent`: the fields a tolerant schema reads as absent when
+ * sent as null): the fields of the shape in its order, then the unknown fields as sent. The
  * object itself when that is what it already is (as nearly every body is): zod's copy, less the
  * copying.
  */
-export function looseObject(shape: Record<string, FieldReader>, dropNull = false): Reader {
+export function looseObject(shape: Record<string, FieldReader>, nullAsAbsent = NONE): Reader {
   const names = Object.keys(shape)
   const fields = Object.values(shape)
+  const dropsNull = names.map((name) => nullAsAbsent.has(name))
   const position = new Map(names.map((name, i) => [name, i]))
   return (v) => {
     if (!isPlainRecord(v)) return MISMATCH
@@ -120,7 +139,7 @@ export function looseObject(shape: Record<string, FieldReader>, dropNull = false
         if (optional && !Object.hasOwn(v, names[i]!)) continue
         return MISMATCH
       }
-      if (dropNull && value === null) {
+      if (value === null && dropsNull[i]) {
         if (!optional) return MISMATCH
         same = false
         continue
