@@ -44,5 +44,12 @@ export type { DeliveryHandler } from './testing/deliver.ts'
 export { type FixtureOptions, type SimulatorFixture, setupSimulator } from './testing/fixture.ts'
 export { type SeedBuilder, seedBuilder, type TeamInput, type UserInput } from './testing/seed-builder.ts'
 export type { EventTimeFormat } from './webhooks/delivery-faults.ts'
-export type { Delivery, DeliveryFaults, WebhookSender, WebhookSenderOptions } from './webhooks/sender.ts'
+export type {
+  Delivery,
+  DeliveryFaults,
+  Enqueued,
+  SenderUpdate,
+  WebhookSender,
+  WebhookSenderOptions,
+} from './webhooks/sender.ts'
 export { FOLDERS, MEMBERS, SPACES } from './world.ts'

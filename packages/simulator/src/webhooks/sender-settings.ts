@@ -28,6 +28,7 @@ export interface DeliveryFaults {
   nullHeavy?: boolean
 }
 
+/** A change of delivery policy or faults (`control.webhooks.configure`): the options given are replaced, `retry` merged. */
 export type SenderUpdate = Partial<WebhookSenderOptions & DeliveryFaults>
 
 export interface Settings extends Required<DeliveryFaults> {

@@ -12,7 +12,7 @@ import {
   withUpdate,
 } from './sender-settings.ts'
 
-export type { DeliveryFaults, WebhookSenderOptions } from './sender-settings.ts'
+export type { DeliveryFaults, SenderUpdate, WebhookSenderOptions } from './sender-settings.ts'
 
 export interface Delivery {
   id: string
@@ -30,6 +30,7 @@ export interface Delivery {
   duplicateOf?: string
 }
 
+/** A delivery to make: where, what kind, and the body (serialized once, losslessly). */
 export interface Enqueued {
   url: string
   kind: 'folder' | 'asset'

@@ -133,7 +133,8 @@ function variantsOf(
   for (const option of options) {
     const shape = option._zod.def.shape as Record<string, Schema>
     const read = readerOf(option, path, declined, nullAsAbsent)
-    for (const value of shape[discriminator]?._zod.def.values as unknown[]) variants.set(value, read)
+    const values = (shape[discriminator]?._zod.def.values ?? []) as unknown[]
+    for (const value of values) variants.set(value, read)
   }
   return variants
 }
