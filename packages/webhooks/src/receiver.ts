@@ -132,8 +132,11 @@ export interface WebhookReceiver {
     get(key: string): Promise<StoredEvent | undefined>
     list(options?: ListOptions): Promise<StoredEvent[]>
     counts(): Promise<Record<EventStatus, number>>
-    /** Run events again: the given keys (any status but processing), or by default every dead letter. */
-    requeue(keys?: readonly string[]): Promise<number>
+    /**
+     * Run events again: the given keys (any status but processing; with `status`, only those in
+     * it: `dead` to requeue, `done` to replay), or by default every dead letter.
+     */
+    requeue(keys?: readonly string[], options?: { status?: 'done' | 'dead' }): Promise<number>
     /** Delete events finished (done, or dead if asked) more than `olderThanMs` ago. */
     prune(options: { olderThanMs: number; status?: 'done' | 'dead' }): Promise<number>
   }
@@ -290,11 +293,17 @@ function inspection(store: WebhookStore, clock: WorkerClock, worker: Worker): We
       return store.list(listOptions)
     },
     counts: () => store.counts(),
-    async requeue(keys) {
+    async requeue(keys, options) {
       const issues = new OptionIssues('events.requeue keys')
       issues.strings('keys', keys)
+      if (issues.object('options', options)) issues.oneOf('status', options?.status, ['done', 'dead'])
       issues.throwIfAny()
-      const n = await store.requeue(keys === undefined ? { now: clock.now() } : { keys, now: clock.now() })
+      const status = options?.status
+      const n = await store.requeue(
+        keys === undefined
+          ? { now: clock.now() }
+          : { keys, now: clock.now(), ...(status === undefined ? {} : { status }) },
+      )
       if (n > 0) worker.wake()
       return n
     },
