@@ -85,13 +85,13 @@ function filterForm(s: ConsoleSettings, f: ListFilters): Html {
 function row(s: ConsoleSettings, e: StoredEvent): Html {
   const key = readable(e.key, 64)
   return html`<tr>
-<td><input type="checkbox" class="pick" data-key="${asciiJson(e.key)}" data-status="${e.status}" aria-label="Select ${key}"></td>
-<td class="key"><a href="${eventUrl(s.basePath, e.key)}">${key}</a></td>
-<td>${readable(e.eventType, 48)}</td>
-<td><span class="badge badge-${e.status}">${e.status}</span></td>
-<td class="num">${e.attempts}</td>
-<td>${time(e.receivedAt)}</td>
-<td class="error">${e.lastError === null ? '' : readable(e.lastError, 160)}</td>
+<td class="pick-cell"><input type="checkbox" class="pick" data-key="${asciiJson(e.key)}" data-status="${e.status}" aria-label="Select ${key}"></td>
+<td class="key" data-label="Key"><a href="${eventUrl(s.basePath, e.key)}">${key}</a></td>
+<td data-label="Type">${readable(e.eventType, 48)}</td>
+<td data-label="Status"><span class="badge badge-${e.status}">${e.status}</span></td>
+<td class="num" data-label="Attempts">${e.attempts}</td>
+<td data-label="Received">${time(e.receivedAt)}</td>
+<td class="error" data-label="Last error">${e.lastError === null ? '' : readable(e.lastError, 160)}</td>
 </tr>`
 }
 
