@@ -20,6 +20,7 @@ export default defineConfig([
       'src/koa.ts',
       'src/next.ts',
       'src/node.ts',
+      'src/otel.ts',
       'src/testing.ts',
       'src/worker-cli.ts',
     ],
