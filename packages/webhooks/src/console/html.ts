@@ -56,9 +56,11 @@ export function asciiJson(text: string): string {
   )
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: controls are what this looks for
+const CONTROLS = /[\u0000-\u001f\u007f]/
+
 /** A string as a person may read it: as is, or as its escaped JSON form when it holds controls or lone surrogates. */
 export function readable(text: string, max = Number.POSITIVE_INFINITY): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: controls are what this looks for
-  const shown = text.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(text) ? text : asciiJson(text)
+  const shown = text.isWellFormed() && !CONTROLS.test(text) ? text : asciiJson(text)
   return shown.length > max ? `${shown.slice(0, max)}…` : shown
 }

@@ -17,7 +17,8 @@ import type { EventRow } from './rows.ts'
 // The inspection reads beyond `list` (see page-sql.ts): pages through `_status (status, seq)` or
 // the primary key, the position of a time, the oldest pending event. One statement each.
 
-const dialect = (table: string): PageDialect => ({
+/** Pages as PostgreSQL reads them, on the qualified table (exported for the plan test and the bench). */
+export const postgresDialect = (table: string): PageDialect => ({
   table,
   param: (n) => `$${n}`,
   hint: () => '',
@@ -26,7 +27,7 @@ const dialect = (table: string): PageDialect => ({
 
 export async function page(db: PgDatabase, query: PageQuery = {}): Promise<EventPage> {
   checkPage(query, 'page query')
-  const d = dialect(db.names.name)
+  const d = postgresDialect(db.names.name)
   const start = await startOf(query, async (time) => {
     const { rows } = await db.query<{ lo: string | null }>(seekStatement(d), [time])
     return rows[0]?.lo == null ? undefined : Number(rows[0].lo)

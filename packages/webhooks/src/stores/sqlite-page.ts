@@ -19,6 +19,19 @@ export interface PageRows {
   edge: number | undefined
 }
 
+/** The indexes each status is listed through (sqlite-schema.ts); done events: the table. */
+const INDEX: Partial<Record<EventStatus, string>> = { pending: 'due', processing: 'lease', dead: 'dead' }
+
+/** Pages as SQLite reads them, on table `t` (exported for the plan test and the bench). */
+export function sqliteDialect(t: string): PageDialect {
+  return {
+    table: t,
+    param: (n) => `?${n}`,
+    hint: (status) => (status && INDEX[status] ? ` INDEXED BY ${t}_${INDEX[status]}` : ''),
+    bound: (n) => `?${n} + 0`,
+  }
+}
+
 /**
  * The SQLite store's inspection reads beyond `list` (see page-sql.ts): pages, the position of a
  * time, the oldest pending event. Statements are prepared on first use, one per page shape.
@@ -34,14 +47,7 @@ export class SqlitePages {
   constructor(db: DatabaseSync, t: string) {
     this.#db = db
     this.#t = t
-    // The indexes each status is listed through (sqlite-schema.ts); done events: the table.
-    const index: Partial<Record<EventStatus, string>> = { pending: 'due', processing: 'lease', dead: 'dead' }
-    this.#dialect = {
-      table: t,
-      param: (n) => `?${n}`,
-      hint: (status) => (status && index[status] ? ` INDEXED BY ${t}_${index[status]}` : ''),
-      bound: (n) => `?${n} + 0`,
-    }
+    this.#dialect = sqliteDialect(t)
   }
 
   page(query: PageQuery, start: number): PageRows {
