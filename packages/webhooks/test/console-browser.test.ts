@@ -36,6 +36,8 @@ const TOKEN = generateWebhookToken()
 const DB_PASSWORD = `pw-${randomBytes(9).toString('hex')}`
 const SESSION = randomBytes(16).toString('hex')
 const LONG_ID = '1951438207513255936'
+/** A key HTML cannot carry as is (a NUL, a lone surrogate): shown escaped, acted on exactly. */
+const HOSTILE = 'dead-\u0000\ud800'
 const work = mkdtempSync(join(tmpdir(), 'webhooks-console-'))
 const shots = join(work, 'screenshots')
 mkdirSync(shots)
@@ -151,15 +153,16 @@ async function fill(app: Running): Promise<void> {
       payload: { deleteAction: 'ARCHIVE' },
     }),
     JSON.stringify({ eventId: 'dead-2', eventType: 'MATERIAL_DELETED', payload: {} }),
+    JSON.stringify({ eventId: HOSTILE, eventType: 'MATERIAL_DELETED', payload: {} }),
     JSON.stringify({ eventId: `long-${'x'.repeat(300)}`, eventType: 'MATERIAL_DELETED', payload: {} }),
   ]
-  app.failing.add('dead-1').add('dead-2')
+  app.failing.add('dead-1').add('dead-2').add(HOSTILE)
   for (const body of deliveries) {
     const answer = await fetch(`${app.url}/webhooks/${TOKEN}`, { method: 'POST', body })
     expect(answer.status).toBe(200)
   }
   await app.receiver.drain()
-  expect(await app.receiver.events.counts()).toMatchObject({ done: 8, dead: 2, pending: 0 })
+  expect(await app.receiver.events.counts()).toMatchObject({ done: 8, dead: 3, pending: 0 })
 }
 
 /** Every body the browser received, for the secret scan. */
@@ -238,13 +241,13 @@ for (const [storeName, openStore] of stores) {
         expect(() => createInboxConsole({ receiver: app.receiver } as never)).toThrow(
           expect.objectContaining({ code: 'validation_error' }),
         )
-        expect((await app.receiver.events.counts()).dead).toBe(2)
+        expect((await app.receiver.events.counts()).dead).toBe(3)
       })
 
       it('lists, filters by status and type, pages, and opens an event with every digit of its id', async () => {
         const page = await openPage('/inbox/')
         await expect(page.locator('.count-done dd').textContent()).resolves.toBe('8')
-        await expect(page.locator('.count-dead dd').textContent()).resolves.toBe('2')
+        await expect(page.locator('.count-dead dd').textContent()).resolves.toBe('3')
         // Paging: four a page, every event once.
         const seen: string[] = []
         for (;;) {
@@ -253,15 +256,20 @@ for (const [storeName, openStore] of stores) {
           if ((await next.count()) === 0) break
           await next.click()
         }
-        expect(seen).toHaveLength(10)
-        expect(new Set(seen).size).toBe(10)
+        expect(seen).toHaveLength(11)
+        expect(new Set(seen).size).toBe(11)
+        expect(seen).toContain(JSON.stringify(HOSTILE))
         expect(seen).toContain(LONG_ID)
         // Filters: the form, with the keyboard.
         await page.goto(`${app.url}/inbox/`)
         await page.getByRole('combobox', { name: 'Status' }).selectOption('dead')
         await page.getByRole('button', { name: 'Show' }).press('Enter')
         await page.waitForURL(/status=dead/)
-        expect(await page.locator('td.key a').allTextContents()).toEqual(['dead-2', 'dead-1'])
+        expect(await page.locator('td.key a').allTextContents()).toEqual([
+          JSON.stringify(HOSTILE),
+          'dead-2',
+          'dead-1',
+        ])
         await page.goto(`${app.url}/inbox/?type=MATERIAL_ADDED_TO_FOLDER&order=oldest`)
         expect(await page.locator('td.key a').allTextContents()).toEqual([
           'added-0',
@@ -283,21 +291,25 @@ for (const [storeName, openStore] of stores) {
         await page.context().close()
       }, 60_000)
 
-      it('requeues a dead letter from the list (keyboard), and it runs', async () => {
+      it('requeues dead letters from the list (keyboard), a hostile key exactly, and they run', async () => {
         app.failing.delete('dead-1')
+        app.failing.delete(HOSTILE)
         const page = await openPage('/inbox/?status=dead')
-        const box = page.getByLabel('Select dead-1')
-        await box.focus()
-        await page.keyboard.press('Space')
+        for (const label of ['Select dead-1', `Select ${JSON.stringify(HOSTILE)}`]) {
+          await page.getByLabel(label, { exact: true }).focus()
+          await page.keyboard.press('Space')
+        }
         await page.getByRole('button', { name: 'Requeue selected dead events' }).focus()
         await page.keyboard.press('Enter')
         await expect
           .poll(() => page.locator('#status').textContent(), { timeout: 10_000 })
-          .toBe('Requeued 1 event.')
-        await expect
-          .poll(async () => (await app.receiver.events.get('dead-1'))?.status, { timeout: 10_000 })
-          .toBe('done')
-        expect(app.runs.get('dead-1')).toBe(2)
+          .toBe('Requeued 2 events.')
+        for (const key of ['dead-1', HOSTILE]) {
+          await expect
+            .poll(async () => (await app.receiver.events.get(key))?.status, { timeout: 10_000 })
+            .toBe('done')
+          expect(app.runs.get(key)).toBe(2)
+        }
         expect((await app.receiver.events.get('dead-2'))?.status).toBe('dead')
         await page.context().close()
       }, 30_000)
@@ -319,6 +331,25 @@ for (const [storeName, openStore] of stores) {
         expect(await again.json()).toEqual({ received: true, duplicate: true })
         await page.context().close()
       }, 30_000)
+
+      it('reads without JavaScript: the filter form, the pages, an event', async () => {
+        const context = await browser!.newContext({ javaScriptEnabled: false })
+        await context.addCookies([{ name: 'session', value: SESSION, url: app.url }])
+        const page = await context.newPage()
+        await page.goto(`${app.url}/inbox/`)
+        await page.getByRole('combobox', { name: 'Status' }).selectOption('done')
+        await page.getByRole('button', { name: 'Show' }).click()
+        await page.waitForURL(/status=done/)
+        const first = await page.locator('td.key a').allTextContents()
+        expect(first).toHaveLength(4)
+        await page.getByRole('link', { name: 'Next page' }).click()
+        const second = await page.locator('td.key a').allTextContents()
+        expect(second.length).toBeGreaterThan(0)
+        expect(second.filter((k) => first.includes(k))).toEqual([])
+        await page.getByRole('link', { name: second[0]!, exact: true }).click()
+        await expect(page.locator('pre.body').textContent()).resolves.toContain('"eventId"')
+        await context.close()
+      })
 
       it('refuses a cross-origin or non-JSON action even with the session cookie', async () => {
         const cookie = `session=${SESSION}`
@@ -342,7 +373,7 @@ for (const [storeName, openStore] of stores) {
         expect(site.status).toBe(403)
         bodies.push(await forged.text(), await form.text(), await site.text())
         expect((await app.receiver.events.get('dead-2'))?.status).toBe('dead')
-        expect((await app.receiver.events.counts()).done).toBe(9)
+        expect((await app.receiver.events.counts()).done).toBe(10)
       })
 
       it('has no serious or critical axe violation, and no horizontal scroll at 390 and 1280 px', async () => {
@@ -389,6 +420,54 @@ for (const [storeName, openStore] of stores) {
     })
   }
 }
+
+describe('the console without a browser', () => {
+  it('answers every request with no-store, nosniff, no referrer, no framing; the page with its policy', async () => {
+    const inbox = createInboxConsole({
+      store: sqliteStore(join(work, 'headers.sqlite')),
+      authorize: () => true,
+    })
+    for (const path of ['/inbox/', '/inbox/assets/console.js', '/inbox/api/summary', '/inbox/nothing']) {
+      const answer = await inbox.fetch(new Request(`http://console.test${path}`))
+      expect([
+        path,
+        answer.headers.get('cache-control'),
+        answer.headers.get('x-content-type-options'),
+      ]).toEqual([path, 'no-store', 'nosniff'])
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(answer.headers.get('x-frame-options')).toBe('DENY')
+    }
+    const page = await inbox.fetch(new Request('http://console.test/inbox/'))
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'")
+  })
+
+  it('refuses when authorize throws (500), sends the Response authorize gives, and answers a store failure 503 without its text', async () => {
+    const store = sqliteStore(join(work, 'refusals.sqlite'))
+    const throwing = createInboxConsole({
+      store,
+      authorize: () => {
+        throw new Error(`session store down at postgres://u:${DB_PASSWORD}@db`)
+      },
+    })
+    const thrown = await throwing.fetch(new Request('http://console.test/inbox/api/summary'))
+    expect(thrown.status).toBe(500)
+    expect(await thrown.text()).not.toContain(DB_PASSWORD)
+    const redirecting = createInboxConsole({
+      store,
+      authorize: () => new Response(null, { status: 302, headers: { location: '/login' } }),
+    })
+    const redirected = await redirecting.fetch(new Request('http://console.test/inbox/'))
+    expect([redirected.status, redirected.headers.get('location')]).toEqual([302, '/login'])
+    const open = createInboxConsole({ store, authorize: () => true })
+    await store.close()
+    for (const path of ['/inbox/api/summary', '/inbox/']) {
+      const failed = await open.fetch(new Request(`http://console.test${path}`))
+      expect(failed.status).toBe(503)
+      expect(await failed.text()).not.toMatch(/closed|sqlite/i)
+    }
+  })
+})
 
 describe('the console page, by weight', () => {
   it(`serves its page, script and style in at most ${MAX_CONSOLE_BYTES / 1024} KiB`, async () => {

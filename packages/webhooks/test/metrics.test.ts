@@ -145,7 +145,14 @@ describe('metrics through OpenTelemetry', () => {
     expect(age).toBeGreaterThanOrEqual(60)
     expect(age).toBeLessThan(120)
     await receiver.close()
+    // A store that does not answer (closed here) reports nothing: no stale figure, no error.
     await meterProvider.shutdown()
+    const freshReader = new TestReader()
+    const fresh = new MeterProvider({ readers: [freshReader] })
+    otelMetrics({ meterProvider: fresh }).observe(store)
+    const unanswered = await collect(freshReader)
+    expect(unanswered.get('service.webhook.backlog') ?? []).toEqual([])
+    await fresh.shutdown()
   }, 30_000)
 })
 
@@ -187,17 +194,31 @@ describe('health()', () => {
     await ingestOnly.close()
   })
 
-  it('runWorker reports its own worker, and tells onDeadLetter', async () => {
+  it('runWorker reports its own worker, and tells onDeadLetter; a handler of it that throws is logged', async () => {
     const store = sqliteStore(join(dir, 'worker.sqlite'))
     const dead: string[] = []
+    const logged: string[] = []
     const worker = runWorker({
       store,
+      logger: { error: (line: string) => void logged.push(line) },
       handlers: { '*': async () => Promise.reject(new Error('no')) },
       processing: { retry: { maxRetries: 0, initialDelayMs: 1, maxDelayMs: 1 }, pollIntervalMs: 20 },
       onDeadLetter: (deadLetter) => void dead.push(deadLetter.key),
     })
+    worker.onDeadLetter(() => {
+      throw new Error('the pager is down')
+    })
     await store.insert({ key: 'k', eventType: 'MATERIAL_DELETED', body: event('k'), receivedAt: Date.now() })
     await expect.poll(() => dead, { timeout: 10_000 }).toEqual(['k'])
+    await expect.poll(() => logged).toContain('webhooks: an onDeadLetter handler failed')
+    // The worker goes on: the next dead letter is told too.
+    await store.insert({
+      key: 'k2',
+      eventType: 'MATERIAL_DELETED',
+      body: event('k2'),
+      receivedAt: Date.now(),
+    })
+    await expect.poll(() => dead, { timeout: 10_000 }).toEqual(['k', 'k2'])
     expect((await worker.health()).worker.state).toBe('running')
     await worker.close()
   })
