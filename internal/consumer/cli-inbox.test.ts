@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { packAll } from './pack.ts'
+import { npm, packAll } from './pack.ts'
 
 // `service-sdk inbox` as a user gets it: the packed tarballs installed with plain npm into a fresh
 // project, run against a SQLite inbox and a PostgreSQL schema that a receiver from the same
@@ -64,15 +64,6 @@ const ingest = createWebhookReceiver({ token: process.env.WEBHOOK_TOKEN, store: 
 await post(ingest, JSON.stringify({ eventId: 'waiting', eventType: 'MATERIAL_DELETED', payload: {} }))
 await ingest.close()
 `
-
-function npm(args: string[], cwd: string): void {
-  try {
-    execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, stdio: 'pipe' })
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer }
-    throw new Error(`npm ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`)
-  }
-}
 
 interface Ended {
   code: number | null
