@@ -38,6 +38,9 @@ const SESSION = randomBytes(16).toString('hex')
 const LONG_ID = '1951438207513255936'
 /** A key HTML cannot carry as is (a NUL, a lone surrogate): shown escaped, acted on exactly. */
 const HOSTILE = 'dead-\u0000\ud800'
+/** Markup in a key and a type, as a sender may put there: shown as text, never run. */
+const MARKUP_KEY = '<img src=x onerror="window.__pwned=1">'
+const MARKUP_TYPE = '"><script>window.__pwned=2</script>'
 const work = mkdtempSync(join(tmpdir(), 'webhooks-console-'))
 const shots = join(work, 'screenshots')
 mkdirSync(shots)
@@ -154,6 +157,11 @@ async function fill(app: Running): Promise<void> {
     }),
     JSON.stringify({ eventId: 'dead-2', eventType: 'MATERIAL_DELETED', payload: {} }),
     JSON.stringify({ eventId: HOSTILE, eventType: 'MATERIAL_DELETED', payload: {} }),
+    JSON.stringify({
+      eventId: MARKUP_KEY,
+      eventType: MARKUP_TYPE,
+      payload: { note: '</pre><script>window.__pwned=3</script>' },
+    }),
     JSON.stringify({ eventId: `long-${'x'.repeat(300)}`, eventType: 'MATERIAL_DELETED', payload: {} }),
   ]
   app.failing.add('dead-1').add('dead-2').add(HOSTILE)
@@ -162,7 +170,7 @@ async function fill(app: Running): Promise<void> {
     expect(answer.status).toBe(200)
   }
   await app.receiver.drain()
-  expect(await app.receiver.events.counts()).toMatchObject({ done: 8, dead: 3, pending: 0 })
+  expect(await app.receiver.events.counts()).toMatchObject({ done: 9, dead: 3, pending: 0 })
 }
 
 /** Every body the browser received, for the secret scan. */
@@ -246,7 +254,7 @@ for (const [storeName, openStore] of stores) {
 
       it('lists, filters by status and type, pages, and opens an event with every digit of its id', async () => {
         const page = await openPage('/inbox/')
-        await expect(page.locator('.count-done dd').textContent()).resolves.toBe('8')
+        await expect(page.locator('.count-done dd').textContent()).resolves.toBe('9')
         await expect(page.locator('.count-dead dd').textContent()).resolves.toBe('3')
         // Paging: four a page, every event once.
         const seen: string[] = []
@@ -256,8 +264,8 @@ for (const [storeName, openStore] of stores) {
           if ((await next.count()) === 0) break
           await next.click()
         }
-        expect(seen).toHaveLength(11)
-        expect(new Set(seen).size).toBe(11)
+        expect(seen).toHaveLength(12)
+        expect(new Set(seen).size).toBe(12)
         expect(seen).toContain(JSON.stringify(HOSTILE))
         expect(seen).toContain(LONG_ID)
         // Filters: the form, with the keyboard.
@@ -332,6 +340,20 @@ for (const [storeName, openStore] of stores) {
         await page.context().close()
       }, 30_000)
 
+      it('shows markup a sender put in a key, a type and a body as text, and runs none of it', async () => {
+        const page = await openPage(`/inbox/?type=${encodeURIComponent(MARKUP_TYPE)}`)
+        await expect(page.locator('td.key a').allTextContents()).resolves.toEqual([MARKUP_KEY])
+        await page.getByRole('link', { name: MARKUP_KEY, exact: true }).click()
+        await page.waitForURL(/\/inbox\/event\?key=/)
+        await expect(page.locator('pre.body').textContent()).resolves.toContain(
+          '</pre><script>window.__pwned=3</script>',
+        )
+        await expect(page.locator('.facts').textContent()).resolves.toContain(MARKUP_TYPE)
+        expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined()
+        expect(await page.locator('main img, main script').count()).toBe(0)
+        await page.context().close()
+      })
+
       it('reads without JavaScript: the filter form, the pages, an event', async () => {
         const context = await browser!.newContext({ javaScriptEnabled: false })
         await context.addCookies([{ name: 'session', value: SESSION, url: app.url }])
@@ -373,7 +395,7 @@ for (const [storeName, openStore] of stores) {
         expect(site.status).toBe(403)
         bodies.push(await forged.text(), await form.text(), await site.text())
         expect((await app.receiver.events.get('dead-2'))?.status).toBe('dead')
-        expect((await app.receiver.events.counts()).done).toBe(10)
+        expect((await app.receiver.events.counts()).done).toBe(11)
       })
 
       it('has no serious or critical axe violation, and no horizontal scroll at 390 and 1280 px', async () => {
