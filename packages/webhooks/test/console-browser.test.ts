@@ -20,6 +20,7 @@ import { consoleNode, createInboxConsole, type InboxConsole } from '../src/conso
 import { webhooksNode } from '../src/node.ts'
 import { createWebhookReceiver, type WebhookReceiver } from '../src/receiver.ts'
 import type { WebhookStore } from '../src/store.ts'
+import { memoryStoreForTests } from '../src/stores/memory.ts'
 import { postgresStore } from '../src/stores/postgres.ts'
 import { sqliteStore } from '../src/stores/sqlite.ts'
 import { generateWebhookToken } from '../src/token.ts'
@@ -488,6 +489,39 @@ describe('the console without a browser', () => {
       expect(failed.status).toBe(503)
       expect(await failed.text()).not.toMatch(/closed|sqlite/i)
     }
+  })
+})
+
+describe('the console API, by its limits', () => {
+  it('finds a key a URL cannot carry by its JSON form; refuses 1,001 keys (400) and a body over 4 MiB (413)', async () => {
+    const store = memoryStoreForTests()
+    await store.insert({
+      key: HOSTILE,
+      eventType: 'MATERIAL_DELETED',
+      body: '{"eventId":"x"}',
+      receivedAt: 1,
+    })
+    const inbox = createInboxConsole({ store, authorize: () => true })
+    const found = await inbox.fetch(
+      new Request(`http://console.test/inbox/api/event?json=${encodeURIComponent(JSON.stringify(HOSTILE))}`),
+    )
+    expect(((await found.json()) as { event: { key: string } }).event.key).toBe(HOSTILE)
+    const action = (body: string) =>
+      inbox.fetch(
+        new Request('http://console.test/inbox/api/requeue', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }),
+      )
+    const many = await action(JSON.stringify({ keys: Array.from({ length: 1001 }, (_, i) => `k${i}`) }))
+    expect([many.status, ((await many.json()) as { error: { code: string } }).error.code]).toEqual([
+      400,
+      'validation_error',
+    ])
+    const huge = await action(JSON.stringify({ keys: ['x'.repeat(4 * 1024 * 1024)] }))
+    expect(huge.status).toBe(413)
+    expect((await action('not json')).status).toBe(400)
   })
 })
 

@@ -65,7 +65,7 @@ const frameworks: Array<[string, Start]> = [
           await inbox.fetch(
             new Request(`http://${request.host}${request.url}`, {
               method: request.method,
-              headers: request.headers as HeadersInit,
+              headers: request.headers as Record<string, string>,
               body: request.method === 'POST' ? JSON.stringify(request.body) : null,
             }),
           ),
