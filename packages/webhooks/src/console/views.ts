@@ -172,7 +172,7 @@ ${e.lastError === null ? html`<p>None.</p>` : html`<pre class="error-text">${rea
 ${
   warnings.length === 0
     ? html`<p>None: the body is what this SDK knows.</p>`
-    : html`<ul>${warnings.map((w) => html`<li><code>${w.path}</code>: ${w.message} (sent: <code>${JSON.stringify(w.value) ?? 'undefined'}</code>)</li>`)}</ul>`
+    : html`<ul>${warnings.map((w) => html`<li><code>${w.path}</code>: ${w.message} (${w.value === undefined ? 'absent' : html`sent: <code>${JSON.stringify(w.value)}</code>`})</li>`)}</ul>`
 }
 <h2 id="body-title">Body</h2>
 <pre class="body" tabindex="0" aria-labelledby="body-title">${prettyJson(e.body)}</pre>`
