@@ -208,16 +208,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     receiving: 0,
     metrics: options.metrics,
   }
-  const { instrumentation, metrics } = options
-  // Untraced and unmeasured, nothing wraps the receive path: no async frame or closure more per request.
-  const counted = metrics
-    ? async (delivery: Delivery): Promise<Receipt> => countDelivery(metrics, await receive(intake, delivery))
-    : (delivery: Delivery): Promise<Receipt> => receive(intake, delivery)
-  const deliver = instrumentation
-    ? (delivery: Delivery): Promise<Receipt> =>
-        traceDelivery(instrumentation, delivery, () => counted(delivery))
-    : counted
-  const observing = metrics?.observe(store)
+  const deliver = deliveryPath(intake, options)
+  const observing = options.metrics?.observe(store)
   // Next turn: the `on()` calls right after createWebhookReceiver() are registered by then.
   const autoStart =
     options.processing === false || processing?.autoStart === false
@@ -251,6 +243,18 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     events: inspection(store, clock, worker),
     store,
   }
+}
+
+/** `receive`, measured and traced when asked; untraced and unmeasured, nothing wraps it (no async frame or closure more per request). */
+function deliveryPath(
+  intake: Intake,
+  { instrumentation, metrics }: Pick<WebhookReceiverOptions, 'instrumentation' | 'metrics'>,
+): (delivery: Delivery) => Promise<Receipt> {
+  const counted = metrics
+    ? async (delivery: Delivery): Promise<Receipt> => countDelivery(metrics, await receive(intake, delivery))
+    : (delivery: Delivery): Promise<Receipt> => receive(intake, delivery)
+  if (!instrumentation) return counted
+  return (delivery) => traceDelivery(instrumentation, delivery, () => counted(delivery))
 }
 
 /** A delivery's outcome, counted (see `WebhookMetrics.delivery`). */

@@ -72,7 +72,12 @@ Examples:
   service-sdk inbox replay 1951438207513255936 --store postgres://app@db/app --schema webhooks
   service-sdk inbox prune --older-than 7d`,
     )
+  for (const add of [listCommand, showCommand, requeueCommand, replayCommand, pruneCommand, countsCommand])
+    add(inbox)
+}
 
+/** `inbox list`: a page of events. */
+function listCommand(inbox: Command): void {
   inbox
     .command('list')
     .description('events, newest first, a page at a time (no bodies: `inbox show` has them)')
@@ -114,7 +119,10 @@ Examples:
           )
       }),
     )
+}
 
+/** `inbox show <key>`: one event, its body as received. */
+function showCommand(inbox: Command): void {
   inbox
     .command('show <key>')
     .description('one event: its facts and its body exactly as received (every digit of its ids)')
@@ -149,7 +157,10 @@ Examples:
         process.stdout.write(`${lines.join('\n')}\n`)
       }),
     )
+}
 
+/** `inbox requeue`: dead events run again. */
+function requeueCommand(inbox: Command): void {
   inbox
     .command('requeue [keys...]')
     .description('run dead events again (attempts from 1): these keys, or every dead one')
@@ -170,7 +181,10 @@ Examples:
         ctx.out.result({ requeued }, () => changed('Requeued', requeued, keys.length, 'dead'))
       }),
     )
+}
 
+/** `inbox replay`: done events run again. */
+function replayCommand(inbox: Command): void {
   inbox
     .command('replay <keys...>')
     .description('run done events again: the same stored event (same key and body), not a copy')
@@ -180,7 +194,10 @@ Examples:
         ctx.out.result({ replayed }, () => changed('Replayed', replayed, keys.length, 'done'))
       }),
     )
+}
 
+/** `inbox prune`: finished events deleted. */
+function pruneCommand(inbox: Command): void {
   inbox
     .command('prune')
     .description('delete done (or dead) events that finished before a time')
@@ -195,7 +212,10 @@ Examples:
         )
       }),
     )
+}
 
+/** `inbox counts`: events by status, the oldest pending one's wait. */
+function countsCommand(inbox: Command): void {
   inbox
     .command('counts')
     .description('events by status, and how long the oldest pending one has waited')
