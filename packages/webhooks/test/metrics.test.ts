@@ -16,8 +16,10 @@ import { otelMetrics } from '../src/otel.ts'
 import type { DeadLetter } from '../src/processor.ts'
 import { createWebhookReceiver } from '../src/receiver.ts'
 import { runWorker } from '../src/run-worker.ts'
+import { memoryStoreForTests } from '../src/stores/memory.ts'
 import { sqliteStore } from '../src/stores/sqlite.ts'
 import { generateWebhookToken } from '../src/token.ts'
+import { manualClock } from './helpers.ts'
 
 class TestReader extends MetricReader {
   constructor() {
@@ -192,6 +194,25 @@ describe('health()', () => {
     const ingestOnly = createWebhookReceiver({ token, store: sqliteStore(file), processing: false })
     expect((await ingestOnly.health()).worker).toEqual({ ok: true, state: 'off', lastLoopAgeMs: null })
     await ingestOnly.close()
+  })
+
+  it('says the worker is not ok once its claim loop has not gone round for three poll intervals plus 30 s', async () => {
+    const memory = memoryStoreForTests()
+    // Claims that never answer: the loop is stuck in its first claim.
+    const store = { ...memory, claim: () => new Promise<never>(() => {}) }
+    const clock = manualClock()
+    const receiver = createWebhookReceiver({ token, store, clock, processing: { pollIntervalMs: 20 } })
+    await sleep(50)
+    expect((await receiver.health()).worker).toEqual({ ok: true, state: 'running', lastLoopAgeMs: 0 })
+    clock.advance(3 * 20 + 30_000)
+    expect((await receiver.health()).worker.ok).toBe(true)
+    clock.advance(1)
+    expect(await receiver.health()).toMatchObject({
+      ok: false,
+      store: { ok: true },
+      worker: { ok: false, state: 'running', lastLoopAgeMs: 30_061 },
+    })
+    await Promise.race([receiver.stop(), sleep(100)])
   })
 
   it('runWorker reports its own worker, and tells onDeadLetter; a handler of it that throws is logged', async () => {
