@@ -482,6 +482,10 @@ describe('the console without a browser', () => {
     })
     const redirected = await redirecting.fetch(new Request('http://console.test/inbox/'))
     expect([redirected.status, redirected.headers.get('location')]).toEqual([302, '/login'])
+    // A store that cannot page is refused at creation, as a console without authorize is.
+    expect(() =>
+      createInboxConsole({ store: { ...memoryStoreForTests(), page: undefined }, authorize: () => true }),
+    ).toThrow(expect.objectContaining({ code: 'validation_error' }))
     const open = createInboxConsole({ store, authorize: () => true })
     await store.close()
     for (const path of ['/inbox/api/summary', '/inbox/']) {

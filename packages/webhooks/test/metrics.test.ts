@@ -155,6 +155,14 @@ describe('metrics through OpenTelemetry', () => {
     const unanswered = await collect(freshReader)
     expect(unanswered.get('service.webhook.backlog') ?? []).toEqual([])
     await fresh.shutdown()
+    // observeBacklog: false reads nothing, even from a store that answers.
+    const quietReader = new TestReader()
+    const quiet = new MeterProvider({ readers: [quietReader] })
+    const open = sqliteStore(join(dir, 'metrics.sqlite'))
+    otelMetrics({ meterProvider: quiet, observeBacklog: false }).observe(open)
+    expect((await collect(quietReader)).get('service.webhook.backlog') ?? []).toEqual([])
+    await open.close()
+    await quiet.shutdown()
   }, 30_000)
 })
 
