@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { installNodes, OLDEST_NODE } from '@service-sdk/testkit'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { packAll } from './pack.ts'
+import { npm, packAll } from './pack.ts'
 
 // The command line as a user gets it: its packed tarball and those of its workspace dependencies,
 // installed with plain npm into a fresh project, run through node_modules/.bin/service-sdk with a
@@ -26,15 +26,6 @@ const project = join(work, 'project')
 const bin = join(project, 'node_modules', '.bin', 'service-sdk')
 let version = ''
 let nodes = { oldest: '', tooOld: '' }
-
-function npm(args: string[], cwd: string): void {
-  try {
-    execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, stdio: 'pipe' })
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer }
-    throw new Error(`npm ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`)
-  }
-}
 
 beforeAll(() => {
   const packed = packAll(join(work, 'packs'), PACKAGES)

@@ -37,3 +37,13 @@ export function packAll(destination: string, only?: string[]): Packed[] {
     return { name, tarball: report.filename, files: report.files.map((f) => `package/${f.path}`) }
   })
 }
+
+/** `npm <args>` in `cwd`, quietly; a failure throws with npm's output. */
+export function npm(args: string[], cwd: string): void {
+  try {
+    execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, stdio: 'pipe' })
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer }
+    throw new Error(`npm ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`)
+  }
+}

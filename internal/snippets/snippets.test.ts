@@ -40,7 +40,7 @@ const MIN_BLOCKS: Record<string, number> = {
   'packages/selector/README.md': 6,
   'packages/simulator/README.md': 6,
   'packages/team/README.md': 3,
-  'packages/webhooks/README.md': 11,
+  'packages/webhooks/README.md': 16,
 }
 
 /** Files the snippets upload, created in each run's working directory. */

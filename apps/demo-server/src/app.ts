@@ -11,12 +11,14 @@ import type {
 import { canWrite, type OpenClient } from '@service-sdk/open'
 import { embedImpersonation, type TeamClient } from '@service-sdk/team'
 import type { WebhookReceiver } from '@service-sdk/webhooks'
+import type { InboxConsole } from '@service-sdk/webhooks/console'
 import { webhooksHono } from '@service-sdk/webhooks/hono'
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { z } from 'zod'
 import { DemoError, toHttpError } from './errors.ts'
 import type { EventFeed } from './feed.ts'
+import { type DemoSession, mountInbox } from './inbox.ts'
 import type { Log } from './log.ts'
 import { readStatic } from './static.ts'
 import { emptyFile, type UploadManager } from './uploads.ts'
@@ -45,6 +47,8 @@ export interface DemoDeps {
   log: Log
   /** Seconds between keep-alive comments on the event stream. */
   keepAliveMs?: number
+  /** The webhook inbox console at `/inbox/`, behind the demo's session (see inbox.ts). */
+  inbox?: { console: InboxConsole; session: DemoSession }
 }
 
 const ID = /^\d{1,19}$/
@@ -287,6 +291,9 @@ export function createDemoApp(deps: DemoDeps): Hono {
     throw new DemoError(404, 'not_found', 'No such API route.')
   })
 
+  // The inbox console, as an integrator mounts it: behind the session the page is served with.
+  if (deps.inbox) mountInbox(app, deps.inbox.console)
+
   // The API reference and the rendered spec (`pnpm run docs`).
   app.get('/docs', (c) => c.redirect('/docs/'))
   app.get('/docs/*', async (c) => {
@@ -323,6 +330,7 @@ export function createDemoApp(deps: DemoDeps): Hono {
     }
     if (file.type.startsWith('text/html')) {
       headers['content-security-policy'] = contentSecurityPolicy(deps.info())
+      if (deps.inbox) headers['set-cookie'] = deps.inbox.session.cookie()
       headers['referrer-policy'] = 'strict-origin-when-cross-origin'
       headers['cache-control'] = 'no-store'
     }

@@ -21,11 +21,13 @@ import {
   sqliteStore,
   type WebhookReceiver,
 } from '@service-sdk/webhooks'
+import { createInboxConsole } from '@service-sdk/webhooks/console'
 import type { Hono } from 'hono'
 import { createDemoApp, type Readiness } from './app.ts'
 import { ConfigError, type DemoConfig, type ServiceSettings } from './config.ts'
 import { toHttpError } from './errors.ts'
 import { createEventFeed, type EventFeed } from './feed.ts'
+import { demoSession } from './inbox.ts'
 import { type Log, silentLog } from './log.ts'
 import { startEmbeddedSimulator } from './simulator.ts'
 import { createUploadManager } from './uploads.ts'
@@ -46,6 +48,20 @@ export interface RunningDemo {
   subscribed: Promise<void>
   /** Graceful: refuse new uploads, wait for running ones, end streams, close the server and stores. */
   stop(): Promise<void>
+}
+
+/** The inbox console at `/inbox/`, behind a session of this run (see inbox.ts). */
+function inboxConsole(receiver: WebhookReceiver, token: string) {
+  const session = demoSession()
+  return {
+    session,
+    console: createInboxConsole({
+      receiver,
+      authorize: session.authorize,
+      secrets: [token],
+      title: 'Demo inbox',
+    }),
+  }
 }
 
 export interface StartDemoOptions {
@@ -163,6 +179,7 @@ export async function startDemo(config: DemoConfig, options: StartDemoOptions = 
       docsDir: config.docsDir ?? builtDocsDir(),
       allowedHosts: config.allowedHosts,
       log,
+      inbox: inboxConsole(receiver, token),
     })
 
     const server = await listen(app, config.port, config.host)

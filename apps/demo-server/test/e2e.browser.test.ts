@@ -292,6 +292,22 @@ describe.skipIf(!chromium.available)('the demo in Chromium', { timeout: 60_000 }
     })
     await shot('09-events')
     await page.getByRole('button', { name: 'Show all' }).click()
+
+    // The webhook inbox console, mounted behind the page's session: its figures here, the console
+    // a click away; without the session it answers nothing.
+    const inbox = page.getByRole('region', { name: 'Inbox' })
+    const done = async () =>
+      Number(((await inbox.locator('[data-inbox-status="done"]').textContent()) ?? '').replace(/\D/g, ''))
+    await expect.poll(done).toBeGreaterThan(0)
+    const [inboxPage] = await Promise.all([
+      context.waitForEvent('page'),
+      inbox.getByRole('link', { name: 'Open the inbox console' }).click(),
+    ])
+    await inboxPage.getByRole('heading', { name: 'Events, newest first' }).waitFor()
+    expect(await inboxPage.locator('td.key a').count()).toBeGreaterThan(0)
+    await inboxPage.close()
+    expect((await fetch(`${demo.url}/inbox/`)).status).toBe(401)
+    expect((await fetch(`${demo.url}/inbox/api/summary`)).status).toBe(401)
     await feed.locator('[data-event-type="FOLDER_CONTENT_UPDATE"]').first().waitFor()
   })
 

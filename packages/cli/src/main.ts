@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Command, CommanderError, Option } from 'commander'
 import { configCommand } from './commands/config.ts'
 import { doctorCommand } from './commands/doctor.ts'
+import { inboxCommand } from './commands/inbox.ts'
 import { listenCommand } from './commands/listen.ts'
 import { membersCommand, spacesCommand } from './commands/members.ts'
 import { simCommand } from './commands/sim.ts'
@@ -59,6 +60,7 @@ for (const add of [
   uploadCommand,
   subscriptionCommands,
   listenCommand,
+  inboxCommand,
   triggerCommand,
   simCommand,
   doctorCommand,

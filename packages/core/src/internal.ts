@@ -52,6 +52,12 @@ export {
   type RequestContext,
   systemClock,
 } from './request.ts'
+export {
+  type ForgeryVerdict,
+  forgeryVerdict,
+  type OriginAllowed,
+  originCheck,
+} from './request-origin.ts'
 export { backoffDelay, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, resolveRetry } from './retry.ts'
 export { abortable, sleep } from './sleep.ts'
 export {

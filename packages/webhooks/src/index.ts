@@ -21,9 +21,17 @@ export type {
   WebhookEventOf,
   WithTime,
 } from './events.ts'
+export type { Health, HealthOptions } from './health.ts'
+export type { WebhookMetrics } from './metrics.ts'
 export type { OrderBy } from './order-key.ts'
 export { isKnownEvent, parseWebhook, type ReadOptions } from './parse.ts'
-export type { HandlerContext, WebhookHandler, WebhookHandlers } from './processor.ts'
+export type {
+  DeadLetter,
+  DeadLetterHandler,
+  HandlerContext,
+  WebhookHandler,
+  WebhookHandlers,
+} from './processor.ts'
 export type { Readiness } from './readiness.ts'
 export {
   createWebhookReceiver,
@@ -38,9 +46,12 @@ export type {
   ArrivalLease,
   ClaimedEvent,
   ClaimOptions,
+  EventPage,
   EventStatus,
   ListOptions,
   NewEvent,
+  PageOrder,
+  PageQuery,
   PruneOptions,
   RequeueOptions,
   Settlement,
@@ -48,6 +59,7 @@ export type {
   StoreTransaction,
   WebhookStore,
 } from './store.ts'
+export { PAGE_SCAN_BUDGET } from './store-checks.ts'
 export {
   type PgClient,
   type PgQueryable,

@@ -1,8 +1,9 @@
 import type { Logger } from '@service-sdk/core'
-import type { Instrumentation, Redactor } from '@service-sdk/core/internal'
+import { errorType, type Instrumentation, type Redactor } from '@service-sdk/core/internal'
 import { decodeBody } from './decode.ts'
 import { describeError, WebhookError, WebhookHandlerError } from './errors.ts'
 import type { KnownEventType, WebhookEvent, WebhookEventOf } from './events.ts'
+import { secondsSince, type WebhookMetrics } from './metrics.ts'
 import { isKnownEventType, readWebhook } from './parse.ts'
 import type { ClaimedEvent, StoreTransaction, WebhookStore } from './store.ts'
 import { traceProcessing } from './trace.ts'
@@ -11,6 +12,7 @@ import {
   createWorker,
   type ProcessingOptions,
   processingSettings,
+  type RunEvent,
   type RunTools,
   type Worker,
   type WorkerClock,
@@ -45,10 +47,26 @@ export type WebhookHandlers = { [T in KnownEventType]?: WebhookHandler<WebhookEv
   '*'?: WebhookHandler
 } & Record<string, WebhookHandler<never> | undefined>
 
+/** An event that reached the dead letters, as `onDeadLetter` handlers receive it (no body). */
+export interface DeadLetter {
+  key: string
+  eventType: string
+  /** Attempts made, the last included. */
+  attempts: number
+  receivedAt: number
+  orderKey: string | null
+  /** Why the last attempt failed: one line, secrets removed (as stored in `lastError`). */
+  lastError: string
+}
+
+/** Called once for each event moved to the dead letters (after its outcome was requested). */
+export type DeadLetterHandler = (deadLetter: DeadLetter, error: WebhookHandlerError) => void | Promise<void>
+
 export interface Processor {
   on(eventType: string | readonly string[], handler: WebhookHandler<never>): void
   onAny(handler: WebhookHandler): void
   onError(handler: (error: WebhookError) => void | Promise<void>): void
+  onDeadLetter(handler: DeadLetterHandler): void
   /** Hands an error to the onError handlers, its text redacted. */
   reportError(error: WebhookError): void
   readonly worker: Worker
@@ -68,6 +86,7 @@ export interface ProcessorInit {
   /** Keep the process alive while processing (a worker process); default false. */
   keepAlive?: boolean
   instrumentation?: Instrumentation | undefined
+  metrics?: WebhookMetrics | undefined
 }
 
 /** The registered handlers and what reports to them; passed to the functions below. */
@@ -78,6 +97,7 @@ interface Handlers {
   readonly byType: Map<string, WebhookHandler<never>[]>
   readonly any: WebhookHandler[]
   readonly onError: Array<(error: WebhookError) => void | Promise<void>>
+  readonly onDeadLetter: DeadLetterHandler[]
   /** Event types already warned about for having no handler. */
   readonly warnedNoHandler: Set<string>
   readonly logWarnings: WarningLog
@@ -93,15 +113,17 @@ export function createProcessor(init: ProcessorInit): Processor {
     byType: new Map(),
     any: [],
     onError: [],
+    onDeadLetter: [],
     warnedNoHandler: new Set(),
     logWarnings: warningLog(logger.warn),
   }
   const traced = traceProcessing(init.instrumentation, (event, tools, body) =>
     runEvent(h, event, tools, body),
   )
+  const { metrics } = init
   const worker = createWorker({
     store: init.store,
-    run: traced.run,
+    run: metrics ? measured(metrics, traced.run) : traced.run,
     settings: processingSettings(init.processing),
     clock: init.clock,
     logger,
@@ -110,6 +132,7 @@ export function createProcessor(init: ProcessorInit): Processor {
     keepAlive: init.keepAlive ?? false,
     onFailure(event, error, retryAt) {
       traced.failed(event, error, retryAt)
+      if (event) metrics?.settled(event.eventType, retryAt === undefined ? 'dead' : 'retry')
       reportFailure(h, event, error, retryAt)
     },
   })
@@ -117,6 +140,7 @@ export function createProcessor(init: ProcessorInit): Processor {
     on: (eventType, handler) => register(h, eventType, handler),
     onAny: (handler) => void h.any.push(handler),
     onError: (handler) => void h.onError.push(handler),
+    onDeadLetter: (handler) => void h.onDeadLetter.push(handler),
     reportError: (error) => reportError(h, error),
     worker,
   }
@@ -179,6 +203,47 @@ function reportFailure(
     attempt: event.attempts,
   })
   reportError(h, failure)
+  if (retryAt === undefined) reportDeadLetter(h, event, failure, error)
+}
+
+function reportDeadLetter(
+  h: Handlers,
+  event: ClaimedEvent,
+  failure: WebhookHandlerError,
+  error: unknown,
+): void {
+  const deadLetter: DeadLetter = {
+    key: event.key,
+    eventType: event.eventType,
+    attempts: event.attempts,
+    receivedAt: event.receivedAt,
+    orderKey: event.orderKey,
+    lastError: errorLine(h, error),
+  }
+  for (const handler of h.onDeadLetter) {
+    const failed = (e: unknown) =>
+      h.logger.error('webhooks: an onDeadLetter handler failed', { error: errorLine(h, e) })
+    try {
+      Promise.resolve(handler(deadLetter, failure)).catch(failed)
+    } catch (e) {
+      failed(e)
+    }
+  }
+}
+
+/** The run timed: each attempt's duration, and the events whose handlers all succeeded. */
+function measured(metrics: WebhookMetrics, run: RunEvent): RunEvent {
+  return async (event, tools, body) => {
+    const start = performance.now()
+    try {
+      await run(event, tools, body)
+    } catch (error) {
+      metrics.handled(event.eventType, secondsSince(start), errorType(error))
+      throw error
+    }
+    metrics.handled(event.eventType, secondsSince(start))
+    metrics.settled(event.eventType, 'done')
+  }
 }
 
 /**

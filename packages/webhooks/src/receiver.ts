@@ -3,9 +3,11 @@ import { createRedactor, type Instrumentation, redactingLogger } from '@service-
 import { DEFAULT_MAX_BODY_BYTES } from './body.ts'
 import type { WebhookError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from './events.ts'
+import { type Health, type HealthOptions, health } from './health.ts'
+import type { WebhookMetrics } from './metrics.ts'
 import { OptionIssues } from './option-checks.ts'
 import { type OrderBy, orderKeys } from './order-key.ts'
-import { createProcessor, type WebhookHandler } from './processor.ts'
+import { createProcessor, type DeadLetterHandler, type WebhookHandler } from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'
 import { type Intake, receive } from './receiver/intake.ts'
 import {
@@ -80,6 +82,11 @@ export interface WebhookReceiverOptions {
    * `@service-sdk/core/otel`). Default: none.
    */
   instrumentation?: Instrumentation
+  /**
+   * Metrics: counters of deliveries and outcomes, handler and commit durations, the backlog
+   * (`otelMetrics()` from `@service-sdk/webhooks/otel`, or your own `WebhookMetrics`). Default: none.
+   */
+  metrics?: WebhookMetrics
 }
 
 /** A delivery as any HTTP framework can describe it; what the adapters pass to `receive()`. */
@@ -113,6 +120,11 @@ export interface WebhookReceiver {
   onAny(handler: WebhookHandler): void
   /** Handler failures (each attempt), dead letters, and store failures. Never throws into the receiver. */
   onError(handler: (error: WebhookError) => void | Promise<void>): void
+  /**
+   * Each event moved to the dead letters, once: for an alert (its key, type, attempts and last
+   * error, redacted; not its body). Never throws into the receiver.
+   */
+  onDeadLetter(handler: DeadLetterHandler): void
   /** Web-standard entry: Request in, Response out (Hono, Bun, Deno, Workers, Next.js route handlers). */
   fetch(request: Request): Promise<Response>
   /** Framework-neutral entry used by the adapters. */
@@ -127,13 +139,21 @@ export interface WebhookReceiver {
   close(): Promise<void>
   /** Whether the store can be reached now: for a readiness probe (`{ ready: false }` → answer 503). */
   readiness(): Promise<Readiness>
+  /**
+   * The store reachable, this process's worker alive, and (with `maxBacklogAgeMs`) the backlog's
+   * age under a threshold: for a liveness probe or an alert (`ok: false` → answer 503).
+   */
+  health(options?: HealthOptions): Promise<Health>
   /** Inspection and replay. */
   readonly events: {
     get(key: string): Promise<StoredEvent | undefined>
     list(options?: ListOptions): Promise<StoredEvent[]>
     counts(): Promise<Record<EventStatus, number>>
-    /** Run events again: the given keys (any status but processing), or by default every dead letter. */
-    requeue(keys?: readonly string[]): Promise<number>
+    /**
+     * Run events again: the given keys (any status but processing; with `status`, only those in
+     * it: `dead` to requeue, `done` to replay), or by default every dead letter.
+     */
+    requeue(keys?: readonly string[], options?: { status?: 'done' | 'dead' }): Promise<number>
     /** Delete events finished (done, or dead if asked) more than `olderThanMs` ago. */
     prune(options: { olderThanMs: number; status?: 'done' | 'dead' }): Promise<number>
   }
@@ -163,6 +183,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     // Called once processing runs, after `intake` below exists.
     ingestBusy: () => intake.receiving > 0,
     instrumentation: options.instrumentation,
+    metrics: options.metrics,
   })
   const { worker } = processor
   const intake: Intake = {
@@ -185,13 +206,10 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       ),
     ),
     receiving: 0,
+    metrics: options.metrics,
   }
-  const { instrumentation } = options
-  // Untraced, nothing wraps the receive path: no async frame or closure more per request.
-  const deliver = instrumentation
-    ? (delivery: Delivery): Promise<Receipt> =>
-        traceDelivery(instrumentation, delivery, () => receive(intake, delivery))
-    : (delivery: Delivery): Promise<Receipt> => receive(intake, delivery)
+  const deliver = deliveryPath(intake, options)
+  const observing = options.metrics?.observe(store)
   // Next turn: the `on()` calls right after createWebhookReceiver() are registered by then.
   const autoStart =
     options.processing === false || processing?.autoStart === false
@@ -213,14 +231,37 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     start: () => worker.start(),
     stop,
     drain: () => worker.drain(),
+    onDeadLetter: processor.onDeadLetter,
     async close() {
+      observing?.()
       await Promise.all([stop(), pruning?.stop()])
       await store.close()
     },
     readiness: () => readiness(store, redact),
+    health: (healthOptions) =>
+      health(store, options.processing === false ? undefined : worker, clock, redact, healthOptions),
     events: inspection(store, clock, worker),
     store,
   }
+}
+
+/** `receive`, measured and traced when asked; untraced and unmeasured, nothing wraps it (no async frame or closure more per request). */
+function deliveryPath(
+  intake: Intake,
+  { instrumentation, metrics }: Pick<WebhookReceiverOptions, 'instrumentation' | 'metrics'>,
+): (delivery: Delivery) => Promise<Receipt> {
+  const counted = metrics
+    ? async (delivery: Delivery): Promise<Receipt> => countDelivery(metrics, await receive(intake, delivery))
+    : (delivery: Delivery): Promise<Receipt> => receive(intake, delivery)
+  if (!instrumentation) return counted
+  return (delivery) => traceDelivery(instrumentation, delivery, () => counted(delivery))
+}
+
+/** A delivery's outcome, counted (see `WebhookMetrics.delivery`). */
+function countDelivery(metrics: WebhookMetrics, receipt: Receipt): Receipt {
+  if (receipt.error) metrics.delivery('refused', receipt.error.code)
+  else metrics.delivery(receipt.duplicate ? 'duplicate' : 'stored')
+  return receipt
 }
 
 /** `f` on its first call only. */
@@ -258,6 +299,8 @@ function checkOptions(options: WebhookReceiverOptions): {
   if (options.store !== undefined && typeof options.store?.insert !== 'function')
     issues.add('store', 'must be a store (sqliteStore(), postgresStore() or another WebhookStore)')
   if (options.logger !== undefined) issues.object('logger', options.logger)
+  if (options.metrics !== undefined && typeof options.metrics?.delivery !== 'function')
+    issues.add('metrics', 'must be a WebhookMetrics (otelMetrics() from @service-sdk/webhooks/otel)')
   if (
     options.processing !== undefined &&
     options.processing !== false &&
@@ -290,11 +333,17 @@ function inspection(store: WebhookStore, clock: WorkerClock, worker: Worker): We
       return store.list(listOptions)
     },
     counts: () => store.counts(),
-    async requeue(keys) {
+    async requeue(keys, options) {
       const issues = new OptionIssues('events.requeue keys')
       issues.strings('keys', keys)
+      if (issues.object('options', options)) issues.oneOf('status', options?.status, ['done', 'dead'])
       issues.throwIfAny()
-      const n = await store.requeue(keys === undefined ? { now: clock.now() } : { keys, now: clock.now() })
+      const status = options?.status
+      const n = await store.requeue(
+        keys === undefined
+          ? { now: clock.now() }
+          : { keys, now: clock.now(), ...(status === undefined ? {} : { status }) },
+      )
       if (n > 0) worker.wake()
       return n
     },

@@ -20,6 +20,7 @@ export interface RetentionOptions {
   everyMs?: number
 }
 
+/** The `retention` option with its defaults filled in (what `DEFAULT_RETENTION` holds). */
 export interface RetentionSettings {
   doneOlderThanMs: number
   deadOlderThanMs: number | undefined

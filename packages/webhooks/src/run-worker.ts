@@ -1,8 +1,15 @@
 import type { Logger } from '@service-sdk/core'
 import { createRedactor, type Instrumentation, redactingLogger } from '@service-sdk/core/internal'
 import type { WebhookError } from './errors.ts'
+import { type Health, type HealthOptions, health } from './health.ts'
+import type { WebhookMetrics } from './metrics.ts'
 import { OptionIssues } from './option-checks.ts'
-import { createProcessor, type WebhookHandler, type WebhookHandlers } from './processor.ts'
+import {
+  createProcessor,
+  type DeadLetterHandler,
+  type WebhookHandler,
+  type WebhookHandlers,
+} from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'
 import type { WebhookReceiver } from './receiver.ts'
 import type { WebhookStore } from './store.ts'
@@ -23,12 +30,16 @@ export interface RunWorkerOptions {
   secrets?: readonly string[]
   /** Tracing: a span per processing attempt (`otelInstrumentation()` from `@service-sdk/core/otel`). */
   instrumentation?: Instrumentation
+  /** Metrics: outcomes, handler durations, the backlog (`otelMetrics()` from `@service-sdk/webhooks/otel`). */
+  metrics?: WebhookMetrics
+  /** Each event moved to the dead letters, once (see the receiver's `onDeadLetter`). */
+  onDeadLetter?: DeadLetterHandler
   /** For tests: the time and randomness the worker uses. */
   clock?: WorkerClock
 }
 
 /** Handlers are added as on a receiver: `on()` types the event by its eventType. */
-export interface WebhookWorker extends Pick<WebhookReceiver, 'on' | 'onAny' | 'onError'> {
+export interface WebhookWorker extends Pick<WebhookReceiver, 'on' | 'onAny' | 'onError' | 'onDeadLetter'> {
   /** Stop claiming events; resolves when the handlers in flight have finished. */
   stop(): Promise<void>
   /** Process every event that is due now, and wait for it. */
@@ -37,6 +48,8 @@ export interface WebhookWorker extends Pick<WebhookReceiver, 'on' | 'onAny' | 'o
   close(): Promise<void>
   /** Whether the store can be reached now. */
   readiness(): Promise<Readiness>
+  /** The store reachable, the worker alive, the backlog's age under a threshold (see the receiver's). */
+  health(options?: HealthOptions): Promise<Health>
 }
 
 /**
@@ -59,6 +72,7 @@ export function runWorker(options: RunWorkerOptions): WebhookWorker {
     strict: options.strict === true,
     keepAlive: true,
     instrumentation: options.instrumentation,
+    metrics: options.metrics,
   })
   for (const [type, handler] of Object.entries(options.handlers ?? {})) {
     if (!handler) continue
@@ -66,7 +80,10 @@ export function runWorker(options: RunWorkerOptions): WebhookWorker {
     else processor.on(type, handler)
   }
   if (options.onError) processor.onError(options.onError)
+  if (options.onDeadLetter) processor.onDeadLetter(options.onDeadLetter)
   const { worker } = processor
+  const observing = options.metrics?.observe(store)
+  const clock = options.clock ?? { now: Date.now, random: Math.random }
   const autoStart = setImmediate(() => worker.start())
   const stop = () => {
     clearImmediate(autoStart)
@@ -76,13 +93,16 @@ export function runWorker(options: RunWorkerOptions): WebhookWorker {
     on: processor.on,
     onAny: processor.onAny,
     onError: processor.onError,
+    onDeadLetter: processor.onDeadLetter,
     stop,
     drain: () => worker.drain(),
     async close() {
+      observing?.()
       await stop()
       await store.close()
     },
     readiness: () => readiness(store, redact),
+    health: (healthOptions) => health(store, worker, clock, redact, healthOptions),
   }
 }
 
@@ -97,6 +117,9 @@ function checkOptions(options: RunWorkerOptions): void {
       for (const [type, handler] of Object.entries(options.handlers ?? {}))
         if (handler !== undefined) issues.function(`handlers.${type}`, handler)
     issues.function('onError', options.onError)
+    issues.function('onDeadLetter', options.onDeadLetter)
+    if (options.metrics !== undefined && typeof options.metrics?.delivery !== 'function')
+      issues.add('metrics', 'must be a WebhookMetrics (otelMetrics() from @service-sdk/webhooks/otel)')
     if (options.logger !== undefined) issues.object('logger', options.logger)
     issues.boolean('strict', options.strict)
     issues.strings('secrets', options.secrets)

@@ -86,6 +86,52 @@ export interface RequeueOptions {
   /** These events (any status but `processing`); default: every `dead` event. */
   keys?: readonly string[]
   now: number
+  /**
+   * With `keys`: only those of the given events in this status (`dead`: a requeue; `done`: a
+   * replay). Default: any status but `processing`.
+   */
+  status?: 'done' | 'dead'
+}
+
+/** Which way a page runs: `newest` first (default) or `oldest` first, in the order events were stored. */
+export type PageOrder = 'newest' | 'oldest'
+
+/**
+ * One page of the inbox (`WebhookStore.page`), by keyset on the order events were stored: a
+ * page costs the same at the millionth event as at the first.
+ */
+export interface PageQuery {
+  status?: EventStatus
+  /** Only events of this type. */
+  eventType?: string
+  /** Only events with this order key. */
+  orderKey?: string
+  /** Default `newest`. */
+  order?: PageOrder
+  /**
+   * Where the first page starts: events received at or before this time (epoch ms), newest
+   * first; at or after it, oldest first. Found by arrival order (a binary search on it), so
+   * events stored out of time order by more than the receivers' clock skew may fall either side.
+   * Ignored with `cursor`.
+   */
+  from?: number
+  /** The `next` of the previous page (opaque). */
+  cursor?: string
+  /** Events a page holds at most. Default 50, at most 1,000. */
+  limit?: number
+}
+
+/** What `page()` answers. */
+export interface EventPage {
+  events: StoredEvent[]
+  /** Pass as `cursor` for the next page; absent when nothing is left. */
+  next?: string
+  /**
+   * True when the page stopped after reading its scan budget (`PAGE_SCAN_BUDGET` events) without
+   * filling up: with an `eventType` or `orderKey` filter a page reads at most that many events,
+   * so that it stays fast; `next` continues the search from where it stopped.
+   */
+  partial: boolean
 }
 
 export interface PruneOptions {
@@ -150,6 +196,16 @@ export interface WebhookStore {
    * hands events it stores to its own worker when that has room, one row write instead of two.
    */
   readonly leasesOnInsert?: boolean
+  /**
+   * Optional (the SQLite, PostgreSQL and memory stores have it; the console and `service-sdk
+   * inbox` need it): a page of events, filtered, by keyset on the stores' indexes.
+   */
+  page?(query: PageQuery): Promise<EventPage>
+  /**
+   * Optional: when the oldest `pending` event (in arrival order) was received (epoch ms); null
+   * when none is pending. For the backlog's age (console, metrics, health).
+   */
+  oldestPending?(): Promise<number | null>
   /** Optional: reach the database now (readiness); rejects with `store_unavailable` when it cannot. */
   ping?(): Promise<void>
   /**

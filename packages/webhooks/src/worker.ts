@@ -24,6 +24,8 @@ export interface Worker {
   stop(): Promise<void>
   /** Process until nothing is due and nothing runs; events waiting for a retry are left waiting. */
   drain(): Promise<void>
+  /** Whether it runs, and when its claim loop last went round (for `health()`). */
+  liveness(): { running: boolean; lastLoopAt: number | undefined; pollIntervalMs: number }
 }
 
 /**
@@ -45,6 +47,7 @@ export function createWorker(init: WorkerInit): Worker {
     pumping: false,
     again: false,
     current: Promise.resolve(0),
+    lastLoopAt: undefined,
     pollTimer: undefined,
     subscription: undefined,
     ingest: ingestYield(),
@@ -58,12 +61,18 @@ export function createWorker(init: WorkerInit): Worker {
     start: () => start(w),
     stop: () => stop(w),
     drain: () => drain(w),
+    liveness: () => ({
+      running: w.running,
+      lastLoopAt: w.lastLoopAt,
+      pollIntervalMs: w.settings.pollIntervalMs,
+    }),
   }
 }
 
 function start(w: WorkerState): void {
   if (w.running) return
   w.running = true
+  w.lastLoopAt = w.clock.now()
   w.pollTimer = setInterval(() => void pump(w), w.settings.pollIntervalMs)
   if (!w.keepAlive) w.pollTimer.unref?.()
   // Stored or re-queued anywhere (another process, too): look now instead of at the next poll.

@@ -3,6 +3,7 @@ import type {
   DemoInfo,
   EventsResponse,
   ImpersonationResponse,
+  InboxSummary,
   MemberResponse,
   MembersResponse,
   SpacesResponse,
@@ -69,6 +70,8 @@ export const api = {
     request<ImpersonationResponse>('POST', `/api/team/members/${encodeURIComponent(id)}/impersonation`, {}),
   spaces: () => request<SpacesResponse>('GET', '/api/spaces'),
   events: () => request<EventsResponse>('GET', '/api/events'),
+  /** The inbox console's JSON API (the demo server mounts it at /inbox/, behind the page's session). */
+  inboxSummary: () => request<InboxSummary>('GET', '/inbox/api/summary'),
   watchFolder: (folderId: string) =>
     request<{ watching: string }>('POST', '/api/folders/watch', { folderId }),
 }

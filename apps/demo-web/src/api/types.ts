@@ -161,3 +161,13 @@ export interface FeedEvent {
 export interface EventsResponse {
   events: FeedEvent[]
 }
+
+/**
+ * `GET /inbox/api/summary`: the webhook inbox console's figures (`@service-sdk/webhooks/console`,
+ * mounted by the demo server behind the page's session).
+ */
+export interface InboxSummary {
+  counts: { pending: number; processing: number; done: number; dead: number }
+  oldestPendingAt: number | null
+  oldestPendingAgeMs: number | null
+}

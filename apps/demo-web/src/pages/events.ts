@@ -1,5 +1,5 @@
 import { api } from '../api/client.ts'
-import type { DemoInfo, FeedEvent } from '../api/types.ts'
+import type { DemoInfo, FeedEvent, InboxSummary } from '../api/types.ts'
 import type { Page } from '../context.ts'
 import { h, icon, render } from '../dom.ts'
 import { formatDateTime, formatRelative, formatTime } from '../format.ts'
@@ -78,6 +78,30 @@ export const eventsPage: Page = {
     }
     showStatus(context.info)
     api.config().then(showStatus, () => {})
+
+    // The inbox: its figures from the webhook inbox console's API, and the console itself.
+    const inbox = h('div', { class: 'status-strip' })
+    const showInbox = (summary: InboxSummary) => {
+      const { counts } = summary
+      render(
+        inbox,
+        ...(['pending', 'processing', 'done', 'dead'] as const).map((status) =>
+          h(
+            'div',
+            { 'data-inbox-status': status },
+            h('span', { class: 'muted' }, `${status} `),
+            String(counts[status]),
+          ),
+        ),
+        h(
+          'div',
+          null,
+          h('a', { href: '/inbox/', target: '_blank', rel: 'noopener' }, 'Open the inbox console'),
+        ),
+      )
+    }
+    const refreshInbox = () => api.inboxSummary().then(showInbox, () => {})
+    refreshInbox()
 
     const visible = (e: FeedEvent) =>
       !hidden.has(TYPES.some((t) => t.type === e.eventType) ? e.eventType : 'other')
@@ -218,6 +242,7 @@ export const eventsPage: Page = {
     }
 
     const stopFeed = live.onFeed((e) => {
+      refreshInbox()
       fresh.add(e.key)
       renderFilters()
       if (!visible(e)) {
@@ -236,6 +261,7 @@ export const eventsPage: Page = {
       main,
       pageHeader('Events', eventsPage.description, liveBadge),
       card({ title: 'Webhook subscriptions' }, status),
+      card({ title: 'Inbox' }, inbox),
       card({ title: 'Feed', subtitle: counter }, filters, listSlot),
     )
     renderFilters()

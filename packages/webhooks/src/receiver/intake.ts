@@ -4,6 +4,7 @@ import { type Admitted, admit } from '../admit.ts'
 import { cappedWhole, isJsonContentType, readCapped } from '../body.ts'
 import { bodyText } from '../decode.ts'
 import { WebhookError } from '../errors.ts'
+import { secondsSince, type WebhookMetrics } from '../metrics.ts'
 import type { OrderKeyOf } from '../order-key.ts'
 import { storeUnavailable } from '../processor.ts'
 import type { Delivery, Receipt } from '../receiver.ts'
@@ -17,6 +18,8 @@ export interface Intake {
   readonly check: TokenCheck
   readonly maxBodyBytes: number
   readonly store: WebhookStore
+  /** Store commit latency, when the receiver is measured. */
+  readonly metrics?: WebhookMetrics | undefined
   readonly clock: WorkerClock
   readonly logger: Logger
   readonly redact: Redactor
@@ -104,9 +107,12 @@ async function storeEvent(
     ...(arrival ? { lease: arrival.lease } : {}),
   }
   let outcome: 'inserted' | 'duplicate'
+  const started = intake.metrics ? performance.now() : 0
   try {
     outcome = await intake.store.insert(event)
+    intake.metrics?.storeCommit(secondsSince(started), outcome)
   } catch (cause) {
+    intake.metrics?.storeCommit(secondsSince(started), 'failed')
     arrival?.cancel()
     const error = storeUnavailable(
       'The event could not be stored, so it was not acknowledged',

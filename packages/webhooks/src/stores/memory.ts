@@ -1,7 +1,15 @@
 import { WebhookError } from '../errors.ts'
-import type { ClaimedEvent, EventStatus, StoredEvent, WebhookStore } from '../store.ts'
-import { checkList, checkPrune, checkRequeue } from '../store-checks.ts'
+import type { ClaimedEvent, EventPage, EventStatus, PageQuery, StoredEvent, WebhookStore } from '../store.ts'
+import {
+  checkList,
+  checkPage,
+  checkPrune,
+  checkRequeue,
+  DEFAULT_PAGE,
+  PAGE_SCAN_BUDGET,
+} from '../store-checks.ts'
 import { lineColumn } from './columns.ts'
+import { startOf } from './page-sql.ts'
 import { countsFrom } from './rows.ts'
 
 /**
@@ -10,11 +18,12 @@ import { countsFrom } from './rows.ts'
  * `/testing` subpath, so that nobody ships it by accident.
  */
 export function memoryStoreForTests(): WebhookStore & { readonly size: number } {
-  const events = new Map<string, StoredEvent & { owner: string | null }>()
-  const view = (e: StoredEvent & { owner: string | null }): StoredEvent => {
-    const { owner: _owner, ...rest } = e
+  const events = new Map<string, Entry>()
+  const view = (e: Entry): StoredEvent => {
+    const { owner: _owner, seq: _seq, ...rest } = e
     return rest
   }
+  let seq = 0
   let closed = false
   const open = async () => {
     if (closed)
@@ -41,6 +50,7 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
         lastError: null,
         finishedAt: null,
         owner: null,
+        seq: ++seq,
       })
       return 'inserted'
     },
@@ -114,11 +124,13 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
     },
     async requeue(options) {
       checkRequeue(options, 'requeue options')
-      const { keys, now } = options
+      const { keys, now, status } = options
       await open()
       let n = 0
       for (const e of events.values()) {
-        const wanted = keys ? keys.includes(e.key) && e.status !== 'processing' : e.status === 'dead'
+        const wanted = keys
+          ? keys.includes(e.key) && e.status !== 'processing' && (status === undefined || e.status === status)
+          : e.status === 'dead'
         if (!wanted) continue
         Object.assign(e, { status: 'pending', attempts: 0, nextAttemptAt: now, finishedAt: null })
         n++
@@ -139,10 +151,51 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
       }
       return n
     },
+    async page(query = {}) {
+      checkPage(query, 'page query')
+      await open()
+      return await pageOfEntries([...events.values()], query, view)
+    },
+    async oldestPending() {
+      await open()
+      return [...events.values()].find((e) => e.status === 'pending')?.receivedAt ?? null
+    },
     async close() {
       closed = true
     },
   }
+}
+
+/** A stored event as the memory store keeps it: with its lease owner and its arrival position. */
+type Entry = StoredEvent & { owner: string | null; seq: number }
+
+/** `page()` on the memory store: the same answers as the SQL stores' (page-sql.ts), by filtering all. */
+async function pageOfEntries(
+  all: Entry[],
+  query: PageQuery,
+  view: (e: Entry) => StoredEvent,
+): Promise<EventPage> {
+  const newest = (query.order ?? 'newest') === 'newest'
+  const start = await startOf(query, async (time) => {
+    if (all.length === 0) return undefined
+    return (all.find((e) => e.receivedAt >= time) ?? { seq: all.at(-1)!.seq + 1 }).seq
+  })
+  const ordered = newest ? [...all].reverse() : all
+  const after = ordered.filter((e) => (newest ? e.seq < start : e.seq > start))
+  const inStatus = after.filter((e) => query.status === undefined || e.status === query.status)
+  const scanned = query.eventType !== undefined || query.orderKey !== undefined
+  const window = scanned ? inStatus.slice(0, PAGE_SCAN_BUDGET) : inStatus
+  const limit = query.limit ?? DEFAULT_PAGE
+  const found = window.filter(
+    (e) =>
+      (query.eventType === undefined || e.eventType === query.eventType) &&
+      (query.orderKey === undefined || e.orderKey === query.orderKey),
+  )
+  const page = found.slice(0, limit)
+  if (found.length > limit) return { events: page.map(view), next: String(page.at(-1)!.seq), partial: false }
+  if (scanned && inStatus.length > PAGE_SCAN_BUDGET)
+    return { events: page.map(view), next: String(window.at(-1)!.seq), partial: true }
+  return { events: page.map(view), partial: false }
 }
 
 /**

@@ -74,13 +74,13 @@ export async function counts(db: PgDatabase): Promise<Record<EventStatus, number
 /** Back to pending, due now; listening workers are told. */
 export async function requeue(db: PgDatabase, options: RequeueOptions): Promise<number> {
   checkRequeue(options, 'requeue options')
-  const { keys, now } = options
+  const { keys, now, status } = options
   const { name, channel } = db.names
   const { rowCount } = keys
     ? await db.query(
         `UPDATE ${name} SET status = 'pending', attempts = 0, next_attempt_at = $1, finished_at = NULL
-         WHERE key = ANY($2::text[]) AND status <> 'processing'`,
-        [now, keys.map(keyColumn)],
+         WHERE key = ANY($2::text[]) AND status <> 'processing' AND ($3::text IS NULL OR status = $3)`,
+        [now, keys.map(keyColumn), status ?? null],
       )
     : await db.query(
         `UPDATE ${name} SET status = 'pending', attempts = 0, next_attempt_at = $1, finished_at = NULL WHERE status = 'dead'`,

@@ -5,6 +5,7 @@ import { PgDatabase, tableNames } from './postgres-database.ts'
 import * as events from './postgres-events.ts'
 import { InsertBatcher } from './postgres-insert.ts'
 import { Subscriptions } from './postgres-listen.ts'
+import * as pages from './postgres-page.ts'
 import type { PgQueryable, PoolSettings } from './postgres-pool.ts'
 import { beginEvent } from './postgres-transaction.ts'
 
@@ -72,6 +73,8 @@ export function postgresStore(
     get: (key) => events.get(db, key),
     list: (listOptions) => events.list(db, listOptions),
     counts: () => events.counts(db),
+    page: (query) => pages.page(db, query),
+    oldestPending: () => pages.oldestPending(db),
     requeue: (requeueOptions) => events.requeue(db, requeueOptions),
     prune: (pruneOptions) => events.prune(db, pruneOptions),
     ping: async () => void (await db.query('SELECT 1')),

@@ -1,4 +1,5 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import { SqlitePages } from './sqlite-page.ts'
 import {
   type EngineConfig,
   type EngineMessage,
@@ -34,6 +35,7 @@ export class SqliteEngine {
    */
   readonly #begin: StatementSync
   readonly #commit: StatementSync
+  readonly #pages: SqlitePages
   /**
    * The row (`seq`) of each event this engine stored leased, by key, until its outcome: the
    * outcome then finds the row by its primary key, binding no key and reading no key index
@@ -55,6 +57,7 @@ export class SqliteEngine {
     this.#sql = prepareStatements(this.#db, config.table)
     this.#begin = this.#db.prepare('BEGIN IMMEDIATE')
     this.#commit = this.#db.prepare('COMMIT')
+    this.#pages = new SqlitePages(this.#db, config.table)
   }
 
   /** Every op in one transaction, committed once; `failed` when the commit itself failed. */
@@ -118,6 +121,12 @@ export class SqliteEngine {
                 (sql.listStatus[op.status]?.all(op.after, op.limit) ?? [])
               : sql.listAll.all(op.after, op.limit),
           }
+        case 'page':
+          return { ok: true, value: this.#pages.page(op.query, op.start) }
+        case 'seek':
+          return { ok: true, value: this.#pages.seek(op.time) }
+        case 'oldestPending':
+          return { ok: true, value: this.#pages.oldestPending() }
         case 'counts': {
           const n = sql.counts.get() as Record<'total' | 'pending' | 'processing' | 'dead', number>
           const done = n.total - n.pending - n.processing - n.dead
@@ -193,7 +202,11 @@ export class SqliteEngine {
       case 'requeue': {
         if (!op.keys) return Number(sql.requeueDead.run(op.now).changes)
         let n = 0
-        for (const key of op.keys) n += Number(sql.requeueKey.run(op.now, key).changes)
+        for (const key of op.keys)
+          n += Number(
+            (op.status ? sql.requeueKeyIn.run(op.now, key, op.status) : sql.requeueKey.run(op.now, key))
+              .changes,
+          )
         return n
       }
       case 'prune':

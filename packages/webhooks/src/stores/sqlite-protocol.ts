@@ -1,4 +1,4 @@
-import type { EventStatus } from '../store.ts'
+import type { EventStatus, PageQuery } from '../store.ts'
 
 /**
  * What the SQLite store and its engine say to each other: plain data, so it can cross to the
@@ -31,7 +31,7 @@ export type WriteOp =
       error: string | null
       at: number | null
     }
-  | { t: 'requeue'; keys: string[] | null; now: number }
+  | { t: 'requeue'; keys: string[] | null; now: number; status?: 'done' | 'dead' | null }
   /** `limit`: at most this many, oldest first; -1 for all. */
   | { t: 'prune'; status: 'done' | 'dead'; before: number; limit: number }
 
@@ -48,6 +48,11 @@ export type ReadOp =
   | { t: 'get'; key: string }
   | { t: 'list'; status: EventStatus | null; after: string | null; limit: number }
   | { t: 'counts' }
+  /** A page from `start` (a seq; see page-sql.ts). */
+  | { t: 'page'; query: PageQuery; start: number }
+  /** The first seq received at or after `time`. */
+  | { t: 'seek'; time: number }
+  | { t: 'oldestPending' }
 
 export type OpResult = { ok: true; value: unknown } | { ok: false; error: string }
 

@@ -22,6 +22,8 @@ export interface Statements {
   listStatus: Record<EventStatus, StatementSync>
   requeueDead: StatementSync
   requeueKey: StatementSync
+  /** `requeueKey` for an event in the given status only (a replay of a done event, a requeue of a dead one). */
+  requeueKeyIn: StatementSync
   prune: Record<'done' | 'dead', StatementSync>
 }
 
@@ -115,6 +117,10 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
     requeueKey: sql(
       `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL
        WHERE key = ? AND status <> 'processing'`,
+    ),
+    requeueKeyIn: sql(
+      `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL
+       WHERE key = ? AND status = ?`,
     ),
     // Oldest first, at most a limit (-1: all); dead letters through their index.
     prune: {

@@ -3,19 +3,23 @@ import { MAX_TIMER_MS, OptionIssues } from '../option-checks.ts'
 import type {
   ClaimedEvent,
   ClaimOptions,
+  EventPage,
   EventStatus,
   ListOptions,
   NewEvent,
+  PageQuery,
   PruneOptions,
   RequeueOptions,
   Settlement,
   StoredEvent,
   WebhookStore,
 } from '../store.ts'
-import { checkList, checkPrune, checkRequeue } from '../store-checks.ts'
+import { checkList, checkPage, checkPrune, checkRequeue, DEFAULT_PAGE } from '../store-checks.ts'
 import { eventColumns, keyColumn, lineColumn } from './columns.ts'
+import { pageOf, startOf } from './page-sql.ts'
 import { checkTableName, countsFrom, type EventRow, fromRow } from './rows.ts'
 import { type Channel, mainThreadChannel, workerChannel } from './sqlite-channel.ts'
+import type { PageRows } from './sqlite-page.ts'
 import {
   type EngineConfig,
   type EngineReply,
@@ -207,14 +211,25 @@ class SqliteStore implements WebhookStore {
     return rows.map(fromRow)
   }
 
+  async page(query: PageQuery = {}): Promise<EventPage> {
+    checkPage(query, 'page query')
+    const start = await startOf(query, (time) => this.#read<number | undefined>({ t: 'seek', time }))
+    const { rows, edge } = await this.#read<PageRows>({ t: 'page', query, start })
+    return pageOf(rows, query.limit ?? DEFAULT_PAGE, edge, query.order ?? 'newest')
+  }
+
+  oldestPending(): Promise<number | null> {
+    return this.#read<number | null>({ t: 'oldestPending' })
+  }
+
   async counts(): Promise<Record<EventStatus, number>> {
     return countsFrom(await this.#read<Array<{ status: EventStatus; n: number }>>({ t: 'counts' }))
   }
 
   async requeue(options: RequeueOptions): Promise<number> {
     checkRequeue(options, 'requeue options')
-    const { keys, now } = options
-    return this.#write({ t: 'requeue', keys: keys ? keys.map(keyColumn) : null, now })
+    const { keys, now, status } = options
+    return this.#write({ t: 'requeue', keys: keys ? keys.map(keyColumn) : null, now, status: status ?? null })
   }
 
   async prune(options: PruneOptions): Promise<number> {

@@ -48,6 +48,7 @@ async function claimLoop(w: WorkerState): Promise<number> {
     w.onFailure(undefined, error, undefined)
   } finally {
     w.pumping = false
+    w.lastLoopAt = w.clock.now()
   }
   return total
 }
@@ -73,6 +74,7 @@ async function claimWhileRoom(w: WorkerState): Promise<number> {
       now: w.clock.now(),
       leaseMs: w.settings.leaseMs,
     })
+    w.lastLoopAt = w.clock.now()
     total += events.length
     for (const event of events) w.buffered.push({ event, owner })
     startBuffered(w)

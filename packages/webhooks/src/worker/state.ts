@@ -83,6 +83,8 @@ export interface WorkerState extends WorkerInit {
   pumping: boolean
   again: boolean
   current: Promise<number>
+  /** When the claim loop last finished a claim or a round (worker clock): its liveness. */
+  lastLoopAt: number | undefined
   pollTimer: ReturnType<typeof setInterval> | undefined
   subscription: Promise<(() => Promise<void>) | undefined> | undefined
   readonly ingest: IngestYield
