@@ -132,6 +132,12 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   app.route('/files', fileRoutes(sim))
   app.route('/_sim', controlRoutes(control))
   app.notFound(() => json({ error: 'Not found' }, 404))
+  app.onError((error) => {
+    // A reset after handling (fault `reset`, `when: 'after'`) leaves the app as fetch's own error.
+    if (resets.has(error)) throw error
+    log('internal failure', error)
+    return new Response('Internal Server Error', { status: 500 })
+  })
 
   const oss = createOssApp({
     log,
@@ -231,8 +237,13 @@ function withResets(
 function connectionReset(): TypeError {
   // biome-ignore lint/plugin: an imitation of the platform's socket error (undici's cause), not an error of the simulator
   const cause = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
-  return new TypeError('fetch failed', { cause })
+  const error = new TypeError('fetch failed', { cause })
+  resets.add(error)
+  return error
 }
+
+/** The resets made by `connectionReset`, which the app lets through instead of answering 500. */
+const resets = new WeakSet<Error>()
 
 /** Team, open and page faults: a failure in the area's own format, before or after handling. */
 function faultMiddleware(sim: SimContext) {
