@@ -20,7 +20,7 @@ let clients: Clients
 const where = { orgId: SPACES.acme, folderId: FOLDERS.acme.campaigns }
 const dir = mkdtempSync(join(tmpdir(), 'msw-node-'))
 
-beforeAll(() => mocks.listen({ onUnhandledRequest: 'error' }))
+beforeAll(() => mocks.listen({ onUnhandledFrame: 'error' }))
 beforeEach(() => {
   sim.control.reset()
   // Made after listen(): a client keeps the fetch it was created with. Fresh ones per test: the

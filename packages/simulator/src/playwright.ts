@@ -12,6 +12,7 @@ export interface PlaywrightRoute {
     url(): string
     allHeaders(): Promise<Record<string, string>>
     postDataBuffer(): Buffer | null
+    resourceType(): string
   }
   fulfill(response: { status: number; headers: Record<string, string>; body: Buffer }): Promise<void>
   abort(errorCode?: string): Promise<void>
@@ -19,8 +20,8 @@ export interface PlaywrightRoute {
 
 /** A Playwright `BrowserContext` or `Page`: whatever has `route` and `unroute`. */
 export interface PlaywrightRoutable {
-  route(url: (url: URL) => boolean, handler: (route: PlaywrightRoute) => Promise<void>): Promise<void>
-  unroute(url: (url: URL) => boolean, handler?: (route: PlaywrightRoute) => Promise<void>): Promise<void>
+  route(url: (url: URL) => boolean, handler: (route: PlaywrightRoute) => Promise<void>): Promise<unknown>
+  unroute(url: (url: URL) => boolean, handler?: (route: PlaywrightRoute) => Promise<void>): Promise<unknown>
 }
 
 /** Answers a request as a server would: an app's `fetch`, an upload proxy, a static-file handler. */
@@ -32,8 +33,9 @@ export type Unroute = () => Promise<void>
 /**
  * Every request of `target` (a context: pages, iframes, workers' fetches) to the in-process
  * simulator's origins is answered from it, in the test process: no port, no server. Playwright
- * answers CORS preflights itself while requests are routed; the answers' own CORS headers (the
- * bucket's rules, quirk `ossCors`) still decide what a page may read.
+ * answers CORS preflights itself while requests are routed; a cross-origin answer that does not
+ * allow the page's origin (quirk `ossCors`) fails in the page as a CORS refusal does, though the
+ * request itself was handled.
  */
 export function routeToSimulator(target: PlaywrightRoutable, sim: InProcessSimulator): Promise<Unroute> {
   return routeRequests(
@@ -68,16 +70,20 @@ async function routeRequests(
 ): Promise<Unroute> {
   const handler = (route: PlaywrightRoute) => fulfil(route, answer)
   await target.route(matches, handler)
-  return () => target.unroute(matches, handler)
+  return async () => {
+    await target.unroute(matches, handler)
+  }
 }
 
 async function fulfil(route: PlaywrightRoute, answer: RequestAnswer): Promise<void> {
   const request = route.request()
   const method = request.method()
-  const body = method === 'GET' || method === 'HEAD' ? null : request.postDataBuffer()
+  const headers = await request.allHeaders()
+  const data = method === 'GET' || method === 'HEAD' ? null : request.postDataBuffer()
+  const body = data ? new Uint8Array(data) : null
   let response: Response
   try {
-    response = await answer(new Request(request.url(), { method, headers: await request.allHeaders(), body }))
+    response = await answer(new Request(request.url(), { method, headers, body }))
   } catch (error) {
     // A reset connection (fault `reset`) is a network failure in the page too.
     if (error instanceof TypeError) return route.abort('connectionreset')
@@ -85,9 +91,22 @@ async function fulfil(route: PlaywrightRoute, answer: RequestAnswer): Promise<vo
     await route.abort('failed')
     throw error
   }
+  const cors = ['fetch', 'xhr'].includes(request.resourceType())
+  if (cors && !corsAllows(headers.origin, request.url(), response)) return route.abort('failed')
   await route.fulfill({
     status: response.status,
     headers: Object.fromEntries(response.headers),
     body: Buffer.from(await response.arrayBuffer()),
   })
+}
+
+/**
+ * Whether a page may read this answer to its `fetch` or XMLHttpRequest. Playwright would add
+ * `Access-Control-Allow-Origin` to a fulfilled answer without one; a browser refuses such an
+ * answer to a cross-origin request, so the request fails here as it would there.
+ */
+function corsAllows(origin: string | undefined, url: string, response: Response): boolean {
+  if (!origin || origin === new URL(url).origin) return true
+  const allowed = response.headers.get('access-control-allow-origin')
+  return allowed === '*' || allowed === origin
 }

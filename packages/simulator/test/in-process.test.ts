@@ -84,7 +84,7 @@ describe('createInProcessSimulator', () => {
   })
 
   it('its fetch refuses another origin with a SimError naming it: nothing reaches the network', async () => {
-    const error = await rejectionOf(sim.fetch('https://example.com/api/team/members'))
+    const error = await rejectionOf(sim.fetch('https://example.com/api/team/members'), 'it answered')
     expect(error).toBeInstanceOf(SimError)
     expect(error).toMatchObject({ kind: 'not_found' })
     expect((error as Error).message).toContain(
@@ -141,6 +141,7 @@ describe('a reset fault in process', () => {
           body: JSON.stringify({ email: 'hedy@acme.com' }),
         }),
       ),
+      'it answered',
     )
     app.close()
     expect(error).toBeInstanceOf(TypeError)
