@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { readFile, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { Server } from 'node:net'
-import { extname, join, normalize } from 'node:path'
 import { createUploadProxy } from '@service-sdk/open/proxy'
 import { createInProcessSimulator, type InProcessSimulator } from '@service-sdk/simulator'
 import { routeOrigin, routeToSimulator } from '@service-sdk/simulator/playwright'
 import { chromiumOrSkip, selectorPageFrame } from '@service-sdk/testkit'
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildPage } from './build-page.ts'
+import { confirmFolder, uploadThroughPicker } from './picker-steps.ts'
+import { pageFiles } from './servers.ts'
 
 // The same built page as browser.test.ts, in real Chromium, with no server at all: every request
 // of the page (its own files, the upload proxy, the simulator's selector page in its iframe, the
@@ -40,23 +41,6 @@ afterAll(async () => {
   if (dist) await rm(dist, { recursive: true, force: true })
 })
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-}
-
-/** The built page's files, as a static file server would answer them. */
-async function pageFile(request: Request): Promise<Response> {
-  const { pathname } = new URL(request.url)
-  const path = normalize(pathname === '/' ? '/index.html' : pathname)
-  const body = await readFile(join(dist, path)).catch(() => undefined)
-  if (!body) return new Response('Not found', { status: 404 })
-  return new Response(body, {
-    headers: { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' },
-  })
-}
-
 interface Routed {
   page: Page
   context: BrowserContext
@@ -78,7 +62,7 @@ async function openPage(t: { onTestFinished(fn: () => unknown): void }): Promise
       request.headers.get('authorization') === 'Bearer alice-session' ? { id: 'alice' } : false,
     allowedOrigins: [PAGE],
   })
-  await routeOrigin(context, PAGE, pageFile)
+  await routeOrigin(context, PAGE, pageFiles(dist))
   await routeOrigin(context, BACKEND, proxy)
   await routeToSimulator(context, sim)
   const requested: string[] = []
@@ -95,9 +79,7 @@ async function openPage(t: { onTestFinished(fn: () => unknown): void }): Promise
   return { page, context, requested, failed }
 }
 
-const choose = (frame: Frame, name: string) =>
-  frame.getByRole('treeitem', { name, exact: true }).locator(':scope > .row').click()
-const json = async (page: Page, selector: string) => JSON.parse((await page.textContent(selector)) || 'null')
+const _json = async (page: Page, selector: string) => JSON.parse((await page.textContent(selector)) || 'null')
 const row = (page: Page, name: string) => page.locator(`#uploads li[data-name="${name}"]`)
 const status = (page: Page, name: string) => row(page, name).getAttribute('data-status')
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
@@ -134,30 +116,13 @@ describe.skipIf(!chromium.available)('in Chromium, every request answered from t
     expect([await page.evaluate(() => isSecureContext), await frame.evaluate(() => isSecureContext)]).toEqual(
       [true, true],
     )
-    await choose(frame, 'Acme Campaigns')
-    await frame.getByRole('button', { name: 'Confirm' }).click()
-    await page.waitForFunction(() => document.querySelector('#picker')?.textContent?.includes('picked'))
-    expect(await json(page, '#picker')).toEqual({
-      status: 'picked',
-      choice: { folderId: ACME_CAMPAIGNS, orgId: '1001' },
-    })
+    await confirmFolder(page, frame, 'Acme Campaigns', ACME_CAMPAIGNS)
     expect(requested.some((url) => url.startsWith(`${sim.urls.app}/outer/assets/selector.js`))).toBe(true)
   })
 
   test('useFolderPicker, flow 1: the selector page uploads the files through its own routed origin', async (t) => {
     const { page } = await openPage(t)
-    const before = sim.control.snapshot().materials.length
-    const choice = page.evaluate(() => window.pickerUpload())
-    const frame = await selectorPageFrame(page)
-    await frame.locator('.file').nth(1).waitFor()
-    await choose(frame, 'Acme Brand assets')
-    await frame.getByRole('button', { name: 'Upload' }).click()
-    expect(await choice).toEqual({ folderId: ACME_BRAND, orgId: '1001' })
-    const added = sim.control.snapshot().materials.slice(before)
-    expect(added.map((m) => [m.name, String(m.folderId)]).sort()).toEqual([
-      ['all-bytes', ACME_BRAND],
-      ['hello', ACME_BRAND],
-    ])
+    await uploadThroughPicker(page, sim.control, ACME_BRAND)
   })
 
   test('useUploads: files go up through the routed proxy to the routed store, in parts; each asset serves its exact bytes', async (t) => {
@@ -221,7 +186,7 @@ describe.skipIf(!chromium.available)('in Chromium, every request answered from t
   test('routes on a Page too; the function returned removes them (the simulator is then out of reach)', async (t) => {
     const context = await browser.newContext()
     t.onTestFinished(() => context.close())
-    await routeOrigin(context, PAGE, pageFile)
+    await routeOrigin(context, PAGE, pageFiles(dist))
     const page = await context.newPage()
     const unroute = await routeToSimulator(page, sim)
     await page.goto(`${PAGE}/`)
