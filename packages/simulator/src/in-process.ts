@@ -5,6 +5,7 @@ import { assertSupportedNode } from './runtime.ts'
 import { SimError } from './sim-error.ts'
 import type { SimulatorUrls } from './start.ts'
 
+/** `createInProcessSimulator`'s options: `createSimulatorApp`'s, and the domain of its origins. */
 export interface InProcessOptions extends SimulatorOptions {
   /**
    * The domain its origins are under: `https://api.<domain>` (base), `https://open.<domain>`,
@@ -42,6 +43,7 @@ export interface InProcessSimulator {
   close(): void
 }
 
+/** The domain of the in-process simulator's origins unless `domain` says another. */
 export const DEFAULT_DOMAIN = 'service-sim.test'
 
 const DOMAIN =
