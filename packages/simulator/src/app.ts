@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { type Context, Hono, type Next } from 'hono'
 import { createClock } from './clock.ts'
+import { connectionReset, isConnectionReset } from './connection-reset.ts'
 import type { Quirks, SimContext } from './context.ts'
 import { controlRoutes, createControl, type SimulatorControl } from './control.ts'
 import { json, teamError, traceId } from './envelopes.ts'
@@ -134,7 +135,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   app.notFound(() => json({ error: 'Not found' }, 404))
   app.onError((error) => {
     // A reset after handling (fault `reset`, `when: 'after'`) leaves the app as fetch's own error.
-    if (resets.has(error)) throw error
+    if (isConnectionReset(error)) throw error
     log('internal failure', error)
     return new Response('Internal Server Error', { status: 500 })
   })
@@ -229,21 +230,6 @@ function withResets(
     return handle(request, env)
   }
 }
-
-/**
- * What Node's fetch rejects with when the server resets the connection, for a simulator called
- * in-process (no socket to destroy): the client under test must see the platform's own error.
- */
-function connectionReset(): TypeError {
-  // biome-ignore lint/plugin: an imitation of the platform's socket error (undici's cause), not an error of the simulator
-  const cause = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
-  const error = new TypeError('fetch failed', { cause })
-  resets.add(error)
-  return error
-}
-
-/** The resets made by `connectionReset`, which the app lets through instead of answering 500. */
-const resets = new WeakSet<Error>()
 
 /** Team, open and page faults: a failure in the area's own format, before or after handling. */
 function faultMiddleware(sim: SimContext) {

@@ -1,4 +1,5 @@
 import { type HttpHandler, HttpResponse, http } from 'msw'
+import { isConnectionReset } from './connection-reset.ts'
 import type { InProcessSimulator } from './in-process.ts'
 
 /**
@@ -15,7 +16,7 @@ export function simulatorHandlers(sim: InProcessSimulator): HttpHandler[] {
     try {
       return await answered
     } catch (error) {
-      if (error instanceof TypeError) return HttpResponse.error()
+      if (isConnectionReset(error)) return HttpResponse.error()
       throw error
     }
   }

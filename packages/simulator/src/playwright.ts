@@ -1,3 +1,4 @@
+import { isConnectionReset } from './connection-reset.ts'
 import type { InProcessSimulator } from './in-process.ts'
 import { SimError } from './sim-error.ts'
 
@@ -86,8 +87,9 @@ async function fulfil(route: PlaywrightRoute, answer: RequestAnswer): Promise<vo
     response = await answer(new Request(request.url(), { method, headers, body }))
   } catch (error) {
     // A reset connection (fault `reset`) is a network failure in the page too.
-    if (error instanceof TypeError) return route.abort('connectionreset')
-    // Anything else is a bug of the handler: the page sees a failed request, the test the error.
+    if (isConnectionReset(error)) return route.abort('connectionreset')
+    // Anything else is a bug of the answer: the page sees a failed request, the test process the
+    // error (an unhandled rejection, which test runners report).
     await route.abort('failed')
     throw error
   }
