@@ -16,7 +16,7 @@ import { createApp } from './app.ts'
 export async function runAgainstSimulator(log: (line: string) => void = console.log): Promise<string[]> {
   const lines: string[] = []
   const dir = mkdtempSync(join(tmpdir(), 'express-webhooks-'))
-  const sim = await startSimulator({ webhooks: { initialBackoffMs: 10 } })
+  const sim = await startSimulator({ webhooks: { retry: { initialDelayMs: 10 } } })
   const token = generateWebhookToken()
   const { app, receiver } = createApp({
     token,

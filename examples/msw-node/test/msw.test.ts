@@ -13,7 +13,9 @@ import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type Clients, clientsFromEnv, eventLog, onboard, publishAll, publishReport } from '../src/app.ts'
 
-const sim = createInProcessSimulator({ webhooks: { initialBackoffMs: 10 } })
+const sim = createInProcessSimulator({
+  webhooks: { retry: { maxRetries: 5, initialDelayMs: 10, maxDelayMs: 100 } },
+})
 // MSW's listen() patches fetch and node:http(s) in this process; it opens no socket.
 const mocks = setupServer(...simulatorHandlers(sim))
 let clients: Clients

@@ -6,7 +6,7 @@ import { useSimulator } from '@service-sdk/simulator/vitest'
 import { afterAll, describe, expect, it } from 'vitest'
 import { finished, freshHome, lineMatching, run, start } from './cli.ts'
 
-const sim = useSimulator({ webhooks: { initialBackoffMs: 50 } })
+const sim = useSimulator({ webhooks: { retry: { initialDelayMs: 50 } } })
 const home = freshHome()
 afterAll(() => home.remove())
 

@@ -1,32 +1,22 @@
 import { join } from 'node:path'
-import { type Context, Hono, type Next } from 'hono'
-import { createClock } from './clock.ts'
-import { connectionReset, isConnectionReset } from './connection-reset.ts'
+import type { Logger } from '@service-sdk/core'
+import { Hono } from 'hono'
+import { createClock, type MovableClock } from './clock.ts'
+import { isConnectionReset } from './connection-reset.ts'
 import type { Quirks, SimContext } from './context.ts'
 import { controlRoutes, createControl, type SimulatorControl } from './control.ts'
-import { json, teamError, traceId } from './envelopes.ts'
-import {
-  createFaults,
-  type FaultAction,
-  type Faults,
-  type FaultTarget,
-  seededRandom,
-  targetOf,
-} from './faults.ts'
+import { json } from './envelopes.ts'
+import { faultMiddleware, ossFaultHook, withResets } from './fault-hooks.ts'
+import { createFaults, seededRandom, targetOf } from './faults.ts'
 import { fileRoutes } from './files.ts'
+import { simulatorLogger } from './logger.ts'
 import { openApiRoutes, subscriptionRoutes } from './open/routes.ts'
-import {
-  createOssApp,
-  directoryObjectStore,
-  memoryObjectStore,
-  type ObjectStore,
-  ossError,
-} from './oss/index.ts'
+import { createOssApp, directoryObjectStore, memoryObjectStore } from './oss/index.ts'
 import { loginRoutes } from './pages/login.ts'
 import { checkQuirks } from './quirks.ts'
 import { defaultSeed, loadSeed, type Seed } from './seed.ts'
 import { selectorRoutes } from './selector/routes.ts'
-import { BUCKET, createState, type State } from './state.ts'
+import { BUCKET, createState } from './state.ts'
 import { teamRoutes } from './team/routes.ts'
 import { createReset } from './testing/reset.ts'
 import { createEvents } from './webhooks/events.ts'
@@ -51,8 +41,8 @@ export interface SimulatorOptions {
    * `control.clock` (see clock.ts); signature times stay on this one.
    */
   now?: () => number
-  /** Where internal failures are reported. Default: stderr. */
-  log?: (message: string, error?: unknown) => void
+  /** Where the simulator's own failures are reported (the SDK's `Logger`). Default: stderr. */
+  logger?: Partial<Logger>
 }
 
 /** Node's request objects, when served by @hono/node-server: used to reset connections. */
@@ -78,39 +68,77 @@ export interface SimulatorApp {
 
 /** The simulator as in-process fetch handlers: no ports, for tests that call `app.fetch`. */
 export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp {
-  const seed = typeof options.seed === 'string' ? loadSeed(options.seed) : (options.seed ?? defaultSeed())
   const wallNow = options.now ?? Date.now
   const clock = createClock(wallNow)
-  const now = clock.now
-  const state: State = createState(seed, { dir: options.stateDir, now: now() })
-  const store: ObjectStore = options.stateDir
-    ? directoryObjectStore(join(options.stateDir, 'objects'))
-    : memoryObjectStore()
-  const faults: Faults = createFaults(options.faultSeed)
-  const log = options.log ?? ((message, error) => console.error(`[service-sim] ${message}`, error ?? ''))
-  let ossEndpoint = 'oss.service-sim.invalid'
-  let publicOrigin = 'http://127.0.0.1'
+  const endpoints: Endpoints = { oss: 'oss.service-sim.invalid', public: 'http://127.0.0.1' }
+  const { sim, sender, control } = createWorld(options, clock, endpoints)
+  const app = serviceApp(sim, control, endpoints)
+  const oss = createOssApp({
+    logger: simulatorLogger(options.logger, 'oss'),
+    credentials: {
+      get: (accessKeyId) => sim.state.data.sts.find((s) => s.accessKeyId === accessKeyId),
+    },
+    store: sim.store,
+    now: wallNow,
+    credentialNow: clock.now,
+    bucket: BUCKET,
+    cors: () => sim.quirks.ossCors ?? 'open',
+    beforeRequest: ossFaultHook(sim),
+  })
+  return {
+    fetch: withResets(
+      sim.faults,
+      (request) => targetOf(new URL(request.url).pathname),
+      (req, env) => app.fetch(req, env),
+    ),
+    ossFetch: withResets(
+      sim.faults,
+      () => 'oss',
+      (req, env) => oss.fetch(req, env),
+    ),
+    control,
+    setOssEndpoint(endpoint) {
+      endpoints.oss = endpoint
+    },
+    setPublicOrigin(origin) {
+      endpoints.public = origin
+    },
+    close() {
+      sender.stop()
+    },
+  }
+}
+
+/** Where the service's clients reach it and its object storage; set once the ports are known. */
+interface Endpoints {
+  oss: string
+  public: string
+}
+
+/** The state, object store, faults, quirks, webhook sender and control of one simulator. */
+function createWorld(options: SimulatorOptions, clock: MovableClock, endpoints: Endpoints) {
+  const seed = typeof options.seed === 'string' ? loadSeed(options.seed) : (options.seed ?? defaultSeed())
+  const logger = simulatorLogger(options.logger, 'service-sim')
   // Delivery faults and the drift quirk draw from their own generators seeded like the faults.
   const sender = createWebhookSender(options.webhooks ?? {}, {
-    now,
-    log,
+    logger,
     random: seededRandom(options.faultSeed ?? 1),
   })
   const sim: SimContext = {
-    state,
-    store,
-    faults,
+    state: createState(seed, { dir: options.stateDir, now: clock.now() }),
+    store: options.stateDir ? directoryObjectStore(join(options.stateDir, 'objects')) : memoryObjectStore(),
+    faults: createFaults(options.faultSeed),
     quirks: {
       successCode: '0',
       bareEventTypes: false,
       selectorFamily: 'both',
       ...checkQuirks(options.quirks ?? {}),
     },
-    now,
-    ossEndpoint: () => ossEndpoint,
-    publicOrigin: () => publicOrigin,
+    now: clock.now,
+    ossEndpoint: () => endpoints.oss,
+    publicOrigin: () => endpoints.public,
     stsTtlMs: options.stsTtlMs ?? 3_600_000,
-    log,
+    logger,
     events: { materialsSaved: () => {} },
   }
   const events = createEvents(sim, sender, seededRandom(options.faultSeed ?? 1))
@@ -118,10 +146,14 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   const reset = createReset({ sim, sender, seed, quirks: { ...sim.quirks }, clock })
   const control = createControl(sim, sender, events.changes, reset, clock)
   clock.onMove((from, to) => passValidity(sim, events.changes, from, to))
+  return { sim, sender, control }
+}
 
+/** The service's routes: team API, open API, subscriptions, login and selector pages, files, control. */
+function serviceApp(sim: SimContext, control: SimulatorControl, endpoints: Endpoints): Hono {
   const app = new Hono()
   app.use('*', async (c, next) => {
-    publicOrigin = new URL(c.req.url).origin
+    endpoints.public = new URL(c.req.url).origin
     await next()
   })
   app.use('*', faultMiddleware(sim))
@@ -136,161 +168,8 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   app.onError((error) => {
     // A reset after handling (fault `reset`, `when: 'after'`) leaves the app as fetch's own error.
     if (isConnectionReset(error)) throw error
-    log('internal failure', error)
+    sim.logger.error('internal failure', { error })
     return new Response('Internal Server Error', { status: 500 })
   })
-
-  const oss = createOssApp({
-    log,
-    credentials: {
-      get: (accessKeyId) => state.data.sts.find((s) => s.accessKeyId === accessKeyId),
-    },
-    store,
-    now: wallNow,
-    credentialNow: now,
-    bucket: BUCKET,
-    cors: () => sim.quirks.ossCors ?? 'open',
-    beforeRequest: async (ctx, request) => {
-      const action = faults.take(
-        {
-          target: 'oss',
-          method: ctx.method,
-          path: `/${ctx.key}`,
-          op: ctx.op,
-          ...(ctx.partNumber ? { partNumber: ctx.partNumber } : {}),
-        },
-        'before',
-      )
-      if (!action) return undefined
-      if (action.type === 'corrupt') {
-        const length = Number(request.headers.get('content-length') ?? 0) || 0
-        return { corruptAt: action.offset ?? Math.floor(faults.random() * length) }
-      }
-      if (action.type === 'latency') await sleep(action.ms)
-      else if (action.type === 'expire-credentials') {
-        const credential = state.data.sts.find((s) => s.accessKeyId === ctx.accessKeyId)
-        if (credential) credential.expiresAt = now() - 1
-      } else if (action.type === 'status') {
-        const code = action.ossCode ?? (action.status >= 500 ? 'InternalError' : 'InjectedFault')
-        return ossError(action.status, code, 'Injected by the simulator', ctx.method === 'HEAD')
-      }
-      return undefined
-    },
-  })
-
-  return {
-    fetch: withResets(
-      faults,
-      (request) => targetOf(new URL(request.url).pathname),
-      (req, env) => app.fetch(req, env),
-    ),
-    ossFetch: withResets(
-      faults,
-      () => 'oss',
-      (req, env) => oss.fetch(req, env),
-    ),
-    control,
-    setOssEndpoint(endpoint) {
-      ossEndpoint = endpoint
-    },
-    setPublicOrigin(origin) {
-      publicOrigin = origin
-    },
-    close() {
-      sender.stop()
-    },
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/**
- * Connection resets happen before any routing: on a real socket it is destroyed; in process the
- * fetch rejects as a network failure would.
- */
-function withResets(
-  faults: Faults,
-  target: (request: Request) => FaultTarget,
-  handle: (request: Request, env?: NodeBindings) => Response | Promise<Response>,
-): SimulatorFetch {
-  return async (request, env) => {
-    const url = new URL(request.url)
-    const action = faults.take(
-      { target: target(request), method: request.method, path: url.pathname + url.search },
-      'reset',
-    )
-    if (action) {
-      const socket = env?.incoming?.socket
-      if (socket) {
-        socket.destroy()
-        return new Response(null, { status: 500 })
-      }
-      throw connectionReset()
-    }
-    return handle(request, env)
-  }
-}
-
-/** Team, open and page faults: a failure in the area's own format, before or after handling. */
-function faultMiddleware(sim: SimContext) {
-  return async (c: Context, next: Next) => {
-    const url = new URL(c.req.url)
-    const request = { target: targetOf(url.pathname), method: c.req.method, path: url.pathname + url.search }
-    const before = sim.faults.take(request, 'before')
-    if (before?.type === 'latency') await sleep(before.ms)
-    else if (before) return failure(request.target, before)
-    await next()
-    const after = sim.faults.take(request, 'after')
-    if (after?.type === 'latency') await sleep(after.ms)
-    else if (after) {
-      if (after.type === 'reset') {
-        // Handled, then the connection dies before the answer: the client cannot tell.
-        const socket = (c.env as NodeBindings | undefined)?.incoming?.socket
-        if (socket) socket.destroy()
-        else throw connectionReset()
-      }
-      c.res = failure(request.target, after)
-    }
-  }
-}
-
-const TEAM_TEXT: Record<number, string> = {
-  500: 'Internal server error',
-  429: 'Too many requests',
-  503: 'Service unavailable',
-}
-
-function failure(target: FaultTarget, action: FaultAction): Response {
-  if (action.type === 'open-code') {
-    return json({
-      code: action.code,
-      message: action.message ?? 'Injected failure',
-      result: null,
-      traceId: traceId(),
-    })
-  }
-  const status = action.type === 'status' ? action.status : 500
-  const headers: Record<string, string> = {}
-  if (action.type === 'status' && action.retryAfterSeconds !== undefined)
-    headers['retry-after'] = String(action.retryAfterSeconds)
-  if (target === 'team') {
-    const response = teamError('internal', TEAM_TEXT[status] ?? `HTTP ${status}`)
-    return new Response(response.body, {
-      status,
-      headers: { ...Object.fromEntries(response.headers), ...headers },
-    })
-  }
-  if (target === 'open') {
-    return json(
-      {
-        code: String(status),
-        message: TEAM_TEXT[status] ?? `HTTP ${status}`,
-        result: null,
-        traceId: traceId(),
-      },
-      status,
-      headers,
-    )
-  }
-  return new Response(`Injected failure ${status}`, { status, headers })
+  return app
 }

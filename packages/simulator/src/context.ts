@@ -1,3 +1,4 @@
+import type { Logger } from '@service-sdk/core'
 import type { Faults } from './faults.ts'
 import type { SavedMaterial } from './open/materials.ts'
 import type { ObjectStore, OssCors } from './oss/index.ts'
@@ -89,7 +90,8 @@ export interface SimContext {
   publicOrigin(): string
   /** How long issued STS credentials live. */
   stsTtlMs: number
-  log(message: string, error?: unknown): void
+  /** Where the simulator's own failures go (see logger.ts). */
+  logger: Logger
 }
 
 /** What each metadata change of MATERIAL_METADATA_UPDATED carries, by changeType (spec: `MaterialMetadataUpdatedPayload`). */

@@ -6,7 +6,7 @@ import { useSimulator } from '../src/vitest.ts'
 // The service's clock, moved by tests (control.clock and /_sim/clock): everything the service
 // lets expire follows it, while requests are still signed against the real clock.
 
-const sim = useSimulator({ webhooks: { initialBackoffMs: 1 } })
+const sim = useSimulator({ webhooks: { retry: { initialDelayMs: 1 } } })
 const DAY = 24 * 3_600_000
 
 const open = async (path: string, body?: unknown) => {

@@ -70,7 +70,7 @@ async function uploadObject(name: string, bytes: Buffer): Promise<string> {
 }
 
 beforeAll(async () => {
-  sim = await startSimulator({ webhooks: { initialBackoffMs: 5 } })
+  sim = await startSimulator({ webhooks: { retry: { initialDelayMs: 5 } } })
   receiver = createServer((req, res) => {
     let text = ''
     req.on('data', (chunk) => {

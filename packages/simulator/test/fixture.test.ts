@@ -13,7 +13,7 @@ import {
 } from '../src/index.ts'
 import { useSimulator } from '../src/vitest.ts'
 
-const sim = useSimulator({ webhooks: { initialBackoffMs: 1 } })
+const sim = useSimulator({ webhooks: { retry: { initialDelayMs: 1 } } })
 
 const team = (path: string, body?: unknown) =>
   fetch(`${sim.urls.base}/api/team${path}`, {
@@ -123,7 +123,7 @@ describe('the simulator as a test fixture', () => {
 
   it('drops pending deliveries on reset', async () => {
     sim.control.webhooks.deliverTo(() => new Response(null, { status: 503 }))
-    sim.control.webhooks.configure({ initialBackoffMs: 60_000 })
+    sim.control.webhooks.configure({ retry: { initialDelayMs: 60_000 } })
     await subscribe('http://receiver.test/hooks/x')
     await saveAsset()
     await new Promise((resolve) => setTimeout(resolve, 20))

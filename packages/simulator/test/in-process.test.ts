@@ -126,7 +126,7 @@ describe('createInProcessSimulator', () => {
 
 describe('a reset fault in process', () => {
   it('after handling: fetch rejects as on a lost connection (not a 500), and the member was created', async () => {
-    const app = createSimulatorApp({ log: () => {} })
+    const app = createSimulatorApp({ logger: {} })
     const key = app.control.snapshot().teams[0]?.apiKey
     app.control.faults.inject({
       match: { path: '/members/create' },

@@ -33,7 +33,7 @@ function firstCells(heading: string): string {
     .join('\n')
 }
 
-const app = createSimulatorApp({ log: () => {} })
+const app = createSimulatorApp({ logger: {} })
 afterAll(() => app.close())
 
 describe('the README reference tables', () => {
@@ -55,7 +55,7 @@ describe('the README reference tables', () => {
 
   it('every delivery fault has a row in the delivery-fault table', () => {
     const table = firstCells('| Delivery fault')
-    for (const key of membersOf('src/webhooks/sender.ts', 'DeliveryFaults'))
+    for (const key of membersOf('src/webhooks/sender-settings.ts', 'DeliveryFaults'))
       expect(table, key).toContain(`\`${key}\``)
   })
 

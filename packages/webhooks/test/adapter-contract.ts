@@ -162,7 +162,7 @@ export function adapterContract(name: string, start: StartApp): void {
   describe(`${name}: deliveries from the simulator's sender`, () => {
     let sim: RunningSimulator
     beforeAll(async () => {
-      sim = await startSimulator({ webhooks: { initialBackoffMs: 5, maxAttempts: 5 } })
+      sim = await startSimulator({ webhooks: { retry: { initialDelayMs: 5, maxRetries: 4 } } })
     })
     afterAll(() => sim?.stop())
 

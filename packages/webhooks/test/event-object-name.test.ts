@@ -25,7 +25,7 @@ describe.each(STORES)('%s', (_name, open) => {
     const runs: Array<{ event: WebhookEvent; warned: string[] }> = []
 
     beforeAll(async () => {
-      sim = await startSimulator({ quirks: { assetEventObject: field }, webhooks: { initialBackoffMs: 5 } })
+      sim = await startSimulator({ quirks: { assetEventObject: field }, webhooks: { retry: { initialDelayMs: 5 } } })
       const token = generateWebhookToken()
       receiver = createWebhookReceiver({ token, store: open(), orderBy: 'materialId' })
       receiver.onAny((event: WebhookEvent, { warnings }: HandlerContext) => {

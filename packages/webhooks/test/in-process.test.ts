@@ -7,7 +7,7 @@ import { memoryStoreForTests } from '../src/testing.ts'
 import { generateWebhookToken } from '../src/token.ts'
 import { subscribe, uploadAssets } from './simulator-client.ts'
 
-const sim = useSimulator({ webhooks: { initialBackoffMs: 5 } })
+const sim = useSimulator({ webhooks: { retry: { initialDelayMs: 5 } } })
 
 describe('in-process delivery from the simulator to receiver.fetch', () => {
   it('stores each event once despite duplicates and a receiver that fails at first', async () => {

@@ -79,7 +79,7 @@ describe.each<[string, SimulatorOptions]>([
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'webhooks-variance-'))
-    sim = await startSimulator({ ...options, webhooks: { initialBackoffMs: 5, ...options.webhooks } })
+    sim = await startSimulator({ ...options, webhooks: { retry: { initialDelayMs: 5 }, ...options.webhooks } })
     const token = generateWebhookToken()
     receiver = createWebhookReceiver({ token, store: sqliteStore(join(dir, 'inbox.db')) })
     const record =

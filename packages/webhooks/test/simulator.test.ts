@@ -32,7 +32,7 @@ describe('events from the simulator', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'webhooks-sim-'))
-    sim = await startSimulator({ webhooks: { initialBackoffMs: 5, maxAttempts: 10 } })
+    sim = await startSimulator({ webhooks: { retry: { initialDelayMs: 5, maxRetries: 9 } } })
     const token = generateWebhookToken()
     receiver = createWebhookReceiver({ token, store: sqliteStore(join(dir, 'inbox.db')) })
     receiver.onAny((event, { key }) => void runs.push({ key, event }))

@@ -19,7 +19,7 @@ type SubscriptionEnv = { Variables: { apiKey: ApiKey } }
 function onError(sim: SimContext) {
   return (error: Error) => {
     if (error instanceof SimError) return openError(error.kind, error.message)
-    sim.log('open API failure', error)
+    sim.logger.error('open API failure', { error })
     return openError('internal', 'System error')
   }
 }

@@ -140,7 +140,11 @@ describe('a client that hangs up mid-upload', () => {
     const dir = join(work, 'store')
     const store = directoryObjectStore(dir)
     const logged: unknown[] = []
-    const oss = await startOss({ store, credentials, log: (message, error) => logged.push([message, error]) })
+    const oss = await startOss({
+      store,
+      credentials,
+      logger: { error: (message, fields) => logged.push([message, fields]) },
+    })
     try {
       const headers = signed('PUT', '/cut.bin', {
         'content-type': 'application/octet-stream',

@@ -42,7 +42,8 @@ export function selectorRoutes(sim: SimContext, options: SelectorRouteOptions = 
 
   app.onError((error, c) => {
     const refusal = refusalOf(error)
-    if (refusal.status >= 500 && !(error instanceof UploadRefused)) sim.log('selector failure', error)
+    if (refusal.status >= 500 && !(error instanceof UploadRefused))
+      sim.logger.error('selector failure', { error })
     // Let the browser finish sending before it reads the refusal (a cut upload shows as a network error).
     return discardBody(c.req.raw, c.env, 1024 * 1024).then(() =>
       json({ error: refusal.message }, refusal.status),

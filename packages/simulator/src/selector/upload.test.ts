@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { silentLogger } from '@service-sdk/core'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReceiver, type TestReceiver } from '../../test/support/receiver.ts'
@@ -81,7 +82,7 @@ function smallSim(maxUploadBytes = 1000) {
     ossEndpoint: () => 'http://127.0.0.1:1',
     publicOrigin: () => ORIGIN,
     stsTtlMs: 3_600_000,
-    log: () => {},
+    logger: silentLogger,
   }
   const app = new Hono()
   app.route('/outer', selectorRoutes(sim, { maxUploadBytes }))
@@ -428,7 +429,7 @@ describe('callbacks and webhooks', () => {
   afterAll(() => receiver.close())
 
   it('an upload through the page is announced to subscribers as an open-API upload is', async () => {
-    const app = createSimulatorApp({ webhooks: { initialBackoffMs: 5 } })
+    const app = createSimulatorApp({ webhooks: { retry: { initialDelayMs: 5 } } })
     const apiKey = app.control.snapshot().apiKeys[0]?.key
     const subscribe = (path: string, body: string) =>
       app.fetch(

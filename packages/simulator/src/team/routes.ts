@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { MAX_EXPIRY_HOURS } from '@service-sdk/core'
-import { Hono } from 'hono'
+import { type Context, Hono, type Next } from 'hono'
 import type { SimContext } from '../context.ts'
 import { teamError, teamOk } from '../envelopes.ts'
 import { readJson } from '../request-body.ts'
@@ -15,22 +15,11 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
 
   app.onError((error) => {
     if (error instanceof SimError) return teamError(error.kind, error.message)
-    sim.log('team API failure', error)
+    sim.logger.error('team API failure', { error })
     return teamError('internal', 'Internal server error')
   })
 
-  app.use('*', async (c, next) => {
-    // The live service's three 401 texts: no key, a header not of the form `Bearer <key>`, an unknown key.
-    const header = (c.req.header('authorization') ?? '').trim()
-    if (header === '' || /^Bearer$/i.test(header))
-      return teamError('unauthorized', 'Unauthorized: API Key is required')
-    const key = /^Bearer (\S+)$/i.exec(header)?.[1]
-    if (!key) return teamError('unauthorized', 'Unauthorized: Invalid authorization format')
-    const team = sim.state.data.teams.find((t) => t.apiKey === key)
-    if (!team) return teamError('unauthorized', 'Unauthorized: Invalid API key')
-    c.set('team', team)
-    await next()
-  })
+  app.use('*', teamAuth(sim))
 
   app.get('/members', (c) => {
     const team = c.get('team')
@@ -89,22 +78,7 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
     if (!user || !sim.state.membership(team.id, user.id))
       throw new SimError('not_found', 'Member not found in this team')
     checkWhitelist(user.email, team)
-    const expiryHours = body.expiryHours ?? 24
-    if (
-      typeof expiryHours !== 'number' ||
-      !Number.isFinite(expiryHours) ||
-      expiryHours <= 0 ||
-      expiryHours > MAX_EXPIRY_HOURS
-    ) {
-      throw new SimError(
-        'bad_request',
-        `Invalid expiryHours: a number of hours above 0 and at most ${MAX_EXPIRY_HOURS}`,
-      )
-    }
-    const callbackUrl = body.callbackUrl ?? '/'
-    if (typeof callbackUrl !== 'string' || callbackUrl === '') {
-      throw new SimError('bad_request', 'Invalid callbackUrl')
-    }
+    const { expiryHours, callbackUrl } = impersonationRequest(body)
     const token = randomBytes(24).toString('base64url')
     const expiresAt = sim.now() + expiryHours * 3_600_000
     sim.state.data.impersonations.push({ token, userId: user.id, teamId: team.id, expiresAt, callbackUrl })
@@ -115,6 +89,43 @@ export function teamRoutes(sim: SimContext): Hono<{ Variables: { team: Team } }>
   })
 
   return app
+}
+
+/** The API key of a team, from `Authorization: Bearer <key>`, with the live service's three 401 texts. */
+function teamAuth(sim: SimContext) {
+  return async (c: Context<{ Variables: { team: Team } }>, next: Next) => {
+    // The live service's three 401 texts: no key, a header not of the form `Bearer <key>`, an unknown key.
+    const header = (c.req.header('authorization') ?? '').trim()
+    if (header === '' || /^Bearer$/i.test(header))
+      return teamError('unauthorized', 'Unauthorized: API Key is required')
+    const key = /^Bearer (\S+)$/i.exec(header)?.[1]
+    if (!key) return teamError('unauthorized', 'Unauthorized: Invalid authorization format')
+    const team = sim.state.data.teams.find((t) => t.apiKey === key)
+    if (!team) return teamError('unauthorized', 'Unauthorized: Invalid API key')
+    c.set('team', team)
+    await next()
+  }
+}
+
+/** An impersonation request's options, with the service's defaults (24 hours, `/`). */
+function impersonationRequest(body: Record<string, unknown>): { expiryHours: number; callbackUrl: string } {
+  const expiryHours = body.expiryHours ?? 24
+  if (
+    typeof expiryHours !== 'number' ||
+    !Number.isFinite(expiryHours) ||
+    expiryHours <= 0 ||
+    expiryHours > MAX_EXPIRY_HOURS
+  ) {
+    throw new SimError(
+      'bad_request',
+      `Invalid expiryHours: a number of hours above 0 and at most ${MAX_EXPIRY_HOURS}`,
+    )
+  }
+  const callbackUrl = body.callbackUrl ?? '/'
+  if (typeof callbackUrl !== 'string' || callbackUrl === '') {
+    throw new SimError('bad_request', 'Invalid callbackUrl')
+  }
+  return { expiryHours, callbackUrl }
 }
 
 function memberOf(user: User, team: Team) {

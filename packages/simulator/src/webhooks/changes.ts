@@ -26,28 +26,6 @@ export function createMaterialChanges(
   const fullAsset = (m: Material, folderId: Id) =>
     callbackAsset(sim, m, m.ownerUserId, downloadUrlOf(m), folderId)
 
-  /**
-   * The snapshot fields are untouched by deletion, so this may run after the state changed.
-   * `folderIds`: the folders deleted in the same batch, per space.
-   */
-  function deleted(
-    materials: Material[],
-    deleteAction: 'RECYCLE' | 'PERMANENT',
-    folderIds: ReadonlyMap<SpaceKey, Id[]> = new Map(),
-  ): string[] {
-    return [...bySpace(materials)]
-      .map(([space, inSpace]) => {
-        const folders = folderIds.get(space) ?? []
-        return emitter.assetEvent(space, 'MATERIAL_DELETED', {
-          materialIds: inSpace.map((m) => BigInt(m.id)),
-          deleteAction,
-          ...(folders.length === 0 ? {} : { folderIds: folders.map((id) => BigInt(id)) }),
-          materials: inSpace.map(deletedSnapshot),
-        })
-      })
-      .filter((id): id is string => id !== undefined)
-  }
-
   return {
     updateMetadata(materialId, change) {
       const m = live(sim, materialId)
@@ -96,41 +74,11 @@ export function createMaterialChanges(
       return sent(emitter.assetEvent(m.space, 'MATERIAL_VERSION_CHANGED', payload))
     },
 
-    addToFolder(materialIds, folderId) {
-      const target = idOf(folderId, 'folderId')
-      if (target === '0')
-        throw new SimError('bad_request', 'folderId must name a folder (the root is not one)')
-      const folder = sim.state.folder(target)
-      if (!folder) throw new SimError('not_found', `Folder not found: ${target}`)
-      const materials = idListOf(materialIds, 'materialIds').map((id) => live(sim, id))
-      for (const m of materials) {
-        if (m.space !== folder.space)
-          throw new SimError('bad_request', `Material ${m.id} is not in the space of folder ${target}`)
-      }
-      // Adding relates the asset to one more folder (it stays where it was); "an existing
-      // relation is not pushed again".
-      const added = materials.filter((m) => !foldersOf(m).includes(target))
-      if (added.length === 0) return []
-      for (const m of added) m.extraFolderIds = [...(m.extraFolderIds ?? []), target]
-      sim.state.commit()
-      emitter.folderCallback(
-        target,
-        folder.space,
-        'ADD',
-        added.map((m) => fullAsset(m, target)),
-      )
-      const covers = [...new Set(added.map((m) => m.coverId ?? m.id))]
-      return sent(
-        emitter.assetEvent(folder.space, 'MATERIAL_ADDED_TO_FOLDER', {
-          materialIds: covers.map((id) => BigInt(id)),
-          folderIds: [BigInt(target)],
-        }),
-      )
-    },
+    addToFolder: (materialIds, folderId) => addToFolder(sim, emitter, fullAsset, materialIds, folderId),
 
     delete(materialIds, options = {}) {
       const { recycled, folderIds } = deleteBatch(sim, emitter, materialIds, options.folderIds)
-      return deleted(recycled, 'RECYCLE', folderIds)
+      return emitDeleted(emitter, recycled, 'RECYCLE', folderIds)
     },
 
     purge(materialIds) {
@@ -142,7 +90,68 @@ export function createMaterialChanges(
       })
       for (const m of materials) m.deleted = 'PERMANENT'
       sim.state.commit()
-      return deleted(materials, 'PERMANENT')
+      return emitDeleted(emitter, materials, 'PERMANENT')
     },
   }
+}
+
+/**
+ * The snapshot fields are untouched by deletion, so this may run after the state changed.
+ * `folderIds`: the folders deleted in the same batch, per space.
+ */
+function emitDeleted(
+  emitter: Emitter,
+  materials: Material[],
+  deleteAction: 'RECYCLE' | 'PERMANENT',
+  folderIds: ReadonlyMap<SpaceKey, Id[]> = new Map(),
+): string[] {
+  return [...bySpace(materials)]
+    .map(([space, inSpace]) => {
+      const folders = folderIds.get(space) ?? []
+      return emitter.assetEvent(space, 'MATERIAL_DELETED', {
+        materialIds: inSpace.map((m) => BigInt(m.id)),
+        deleteAction,
+        ...(folders.length === 0 ? {} : { folderIds: folders.map((id) => BigInt(id)) }),
+        materials: inSpace.map(deletedSnapshot),
+      })
+    })
+    .filter((id): id is string => id !== undefined)
+}
+
+/** Relates assets to one more folder (each stays where it was): a folder ADD callback and MATERIAL_ADDED_TO_FOLDER. */
+function addToFolder(
+  sim: SimContext,
+  emitter: Emitter,
+  fullAsset: (m: Material, folderId: Id) => ReturnType<typeof callbackAsset>,
+  materialIds: unknown,
+  folderId: unknown,
+): string[] {
+  const target = idOf(folderId, 'folderId')
+  if (target === '0') throw new SimError('bad_request', 'folderId must name a folder (the root is not one)')
+  const folder = sim.state.folder(target)
+  if (!folder) throw new SimError('not_found', `Folder not found: ${target}`)
+  const materials = idListOf(materialIds, 'materialIds').map((id) => live(sim, id))
+  for (const m of materials) {
+    if (m.space !== folder.space)
+      throw new SimError('bad_request', `Material ${m.id} is not in the space of folder ${target}`)
+  }
+  // Adding relates the asset to one more folder (it stays where it was); "an existing
+  // relation is not pushed again".
+  const added = materials.filter((m) => !foldersOf(m).includes(target))
+  if (added.length === 0) return []
+  for (const m of added) m.extraFolderIds = [...(m.extraFolderIds ?? []), target]
+  sim.state.commit()
+  emitter.folderCallback(
+    target,
+    folder.space,
+    'ADD',
+    added.map((m) => fullAsset(m, target)),
+  )
+  const covers = [...new Set(added.map((m) => m.coverId ?? m.id))]
+  return sent(
+    emitter.assetEvent(folder.space, 'MATERIAL_ADDED_TO_FOLDER', {
+      materialIds: covers.map((id) => BigInt(id)),
+      folderIds: [BigInt(target)],
+    }),
+  )
 }

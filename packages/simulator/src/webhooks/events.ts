@@ -24,7 +24,7 @@ export function createEvents(
       try {
         emitIntake(sim, emitter, materials, initiatorUserId)
       } catch (error) {
-        sim.log('could not emit the events of a material-save', error)
+        sim.logger.error('could not emit the events of a material-save', { error })
       }
     },
     changes: createMaterialChanges(sim, emitter, downloadUrlOf),

@@ -19,7 +19,10 @@ afterEach(async () => {
 })
 
 async function start(faultSeed?: number) {
-  const sim = await startSimulator({ webhooks: { initialBackoffMs: 5 }, ...(faultSeed ? { faultSeed } : {}) })
+  const sim = await startSimulator({
+    webhooks: { retry: { initialDelayMs: 5 } },
+    ...(faultSeed ? { faultSeed } : {}),
+  })
   const receiver = await startReceiver()
   running.push(sim, receiver)
   return { sim, receiver }

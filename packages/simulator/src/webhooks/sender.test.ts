@@ -1,3 +1,4 @@
+import { silentLogger } from '@service-sdk/core'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { schemaIssues, startReceiver, type TestReceiver } from '../../test/support/receiver.ts'
 import { seededRandom } from '../faults.ts'
@@ -12,8 +13,12 @@ let logged: string[]
 
 function makeSender(options: WebhookSenderOptions = {}) {
   sender = createWebhookSender(
-    { initialBackoffMs: 5, timeoutMs: 2_000, ...options },
-    { now: () => EPOCH, log: (message) => void logged.push(message), random: seededRandom(42) },
+    {
+      timeoutMs: 2_000,
+      ...options,
+      retry: options.retry === false ? false : { initialDelayMs: 5, ...options.retry },
+    },
+    { logger: { ...silentLogger, warn: (message) => void logged.push(message) }, random: seededRandom(42) },
   )
   return sender
 }
@@ -122,9 +127,9 @@ describe('delivery', () => {
     expect(sender.deliveries()[0]).not.toHaveProperty('lastError')
   })
 
-  it('gives up after maxAttempts, marks the delivery failed and logs without the URL path', async () => {
+  it('gives up when retry.maxRetries is spent, marks the delivery failed and logs without the URL path', async () => {
     receiver.script(500, 500, 500, 500)
-    makeSender({ maxAttempts: 3 }).enqueue(assetEvent(1))
+    makeSender({ retry: { maxRetries: 2 } }).enqueue(assetEvent(1))
     await sender.idle()
     expect(receiver.received).toHaveLength(3)
     expect(sender.deliveries()[0]).toMatchObject({
@@ -138,9 +143,17 @@ describe('delivery', () => {
     expect(logged[0]).not.toContain('secret-token')
   })
 
+  it('sends once with retry: false', async () => {
+    receiver.script(500)
+    makeSender({ retry: false }).enqueue(assetEvent(1))
+    await sender.idle()
+    expect(receiver.received).toHaveLength(1)
+    expect(sender.deliveries()[0]).toMatchObject({ state: 'failed', attempts: 1 })
+  })
+
   it('times out an attempt to a receiver that never answers', async () => {
     receiver.script('hang')
-    makeSender({ maxAttempts: 1, timeoutMs: 50 }).enqueue(assetEvent(1))
+    makeSender({ retry: { maxRetries: 0 }, timeoutMs: 50 }).enqueue(assetEvent(1))
     await sender.idle()
     expect(sender.deliveries()[0]).toMatchObject({
       state: 'failed',
@@ -153,7 +166,7 @@ describe('delivery', () => {
   it('records connection errors', async () => {
     const closed = `${receiver.url}/x`
     await receiver.close()
-    makeSender({ maxAttempts: 2 }).enqueue({ ...assetEvent(1), url: closed })
+    makeSender({ retry: { maxRetries: 1 } }).enqueue({ ...assetEvent(1), url: closed })
     await sender.idle()
     expect(sender.deliveries()[0]).toMatchObject({ state: 'failed', attempts: 2 })
     expect(sender.deliveries()[0]?.lastError).toMatch(/ECONNREFUSED/)
@@ -162,7 +175,7 @@ describe('delivery', () => {
 
   it('lets later events through while one waits to be retried', async () => {
     receiver.script(500)
-    makeSender({ initialBackoffMs: 50 })
+    makeSender({ retry: { initialDelayMs: 50 } })
     sender.enqueue(assetEvent(1))
     sender.enqueue(assetEvent(2))
     await sender.idle()
@@ -280,19 +293,20 @@ describe('faults', () => {
 
   it('refuses options out of range', () => {
     makeSender()
-    expect(() => sender.configure({ maxAttempts: 0 })).toThrow(SimError)
+    expect(() => sender.configure({ retry: { maxRetries: -1 } })).toThrow(SimError)
+    expect(() => sender.configure({ retry: { maxAttempts: 3 } as object })).toThrow(/maxAttempts/)
     expect(() => sender.configure({ duplicateProbability: 2 })).toThrow(/duplicateProbability/)
     expect(() => sender.configure({ eventTimeFormat: 'rfc' as 'iso' })).toThrow(/eventTimeFormat/)
     expect(() => sender.configure({ reorderWindow: -1 })).toThrow(/reorderWindow/)
     expect(() => sender.configure({ bogus: 1 } as object)).toThrow(/bogus/)
-    expect(() => createWebhookSender({ timeoutMs: 0 }, { now: Date.now, log: () => {} })).toThrow(/timeoutMs/)
+    expect(() => createWebhookSender({ timeoutMs: 0 }, { logger: silentLogger })).toThrow(/timeoutMs/)
   })
 })
 
 describe('stop', () => {
   it('cancels a waiting retry; the delivery stays pending and nothing more is sent', async () => {
     receiver.script(500)
-    makeSender({ initialBackoffMs: 60_000 }).enqueue(assetEvent(1))
+    makeSender({ retry: { initialDelayMs: 60_000 } }).enqueue(assetEvent(1))
     await vi.waitFor(() => expect(sender.deliveries()[0]?.lastStatus).toBe(500))
     sender.stop()
     await sender.idle()

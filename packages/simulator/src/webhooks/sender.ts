@@ -1,31 +1,18 @@
-import { stringifyJson } from '@service-sdk/core'
-import { SimError } from '../sim-error.ts'
-import { type DeliveryHandler, deliverInProcess } from '../testing/deliver.ts'
-import { derange, type EventTimeFormat, varyFolderBody } from './delivery-faults.ts'
+import { type Logger, stringifyJson } from '@service-sdk/core'
+import { backoffDelay, sleep } from '@service-sdk/core/internal'
+import type { DeliveryHandler } from '../testing/deliver.ts'
+import { originOf, sendAttempt } from './delivery-attempt.ts'
+import { derange, varyFolderBody } from './delivery-faults.ts'
+import {
+  type DeliveryFaults,
+  defaultSettings,
+  type SenderUpdate,
+  type Settings,
+  type WebhookSenderOptions,
+  withUpdate,
+} from './sender-settings.ts'
 
-export interface WebhookSenderOptions {
-  /** Deliveries per event before giving up. Default 6. */
-  maxAttempts?: number
-  /** First retry pause, doubling, capped at 30 s. Default 500. */
-  initialBackoffMs?: number
-  /** One delivery attempt. Default 10 000. */
-  timeoutMs?: number
-}
-
-/** Bounded faults, switchable per test through `configure()`. */
-export interface DeliveryFaults {
-  /** Send a delivery twice (at-least-once, as real senders do). Default 0. */
-  duplicateProbability?: number
-  /**
-   * Hold up to N queued deliveries and release them shuffled (every one out of place); held
-   * deliveries are also released after a short quiet period. Default 0 (off).
-   */
-  reorderWindow?: number
-  /** Folder callback eventTime: epoch-ms string (default, as the live sample), ISO 8601 with offset, or alternating. */
-  eventTimeFormat?: EventTimeFormat
-  /** Folder callback assets with every nullable field null (as the live sample). Default false. */
-  nullHeavy?: boolean
-}
+export type { DeliveryFaults, WebhookSenderOptions } from './sender-settings.ts'
 
 export interface Delivery {
   id: string
@@ -43,17 +30,19 @@ export interface Delivery {
   duplicateOf?: string
 }
 
+export interface Enqueued {
+  url: string
+  kind: 'folder' | 'asset'
+  eventType: string
+  eventId?: string
+  body: unknown
+}
+
 export interface WebhookSender {
-  enqueue(delivery: {
-    url: string
-    kind: 'folder' | 'asset'
-    eventType: string
-    eventId?: string
-    body: unknown
-  }): void
+  enqueue(delivery: Enqueued): void
   /** Deliveries so far, oldest first, as copies: the most recent 10 000 and every pending one. */
   deliveries(): readonly Delivery[]
-  configure(options: Partial<WebhookSenderOptions & DeliveryFaults>): void
+  configure(options: SenderUpdate): void
   /** Resolves when nothing is pending or in flight (or the sender is stopped). */
   idle(): Promise<void>
   /** Cancel timers and in-flight attempts; pending deliveries stay pending. */
@@ -68,22 +57,8 @@ export interface WebhookSender {
   deliverTo(handler: DeliveryHandler, prefix?: string): () => void
 }
 
-type Settings = Required<WebhookSenderOptions & DeliveryFaults>
-
-const DEFAULTS: Settings = {
-  maxAttempts: 6,
-  initialBackoffMs: 500,
-  timeoutMs: 10_000,
-  duplicateProbability: 0,
-  reorderWindow: 0,
-  eventTimeFormat: 'epoch',
-  nullHeavy: false,
-}
-
-const MAX_BACKOFF_MS = 30_000
 /** Held deliveries go out after this long without a new one, so a short batch is not held forever. */
 const REORDER_QUIET_MS = 25
-const USER_AGENT = 'service-sim-webhooks'
 /** Settled deliveries kept for inspection; older ones are forgotten so a long-running simulator stays small. */
 const HISTORY = 10_000
 
@@ -93,154 +68,112 @@ interface Entry {
   text: string
 }
 
-/** One in flight per URL: deliveries to a receiver arrive in queue order unless a fault or a retry reorders them. */
-interface Lane {
-  queue: Entry[]
-  busy: boolean
-}
-
 /**
  * Asynchronous at-least-once delivery: POST with a per-attempt timeout; any non-2xx, timeout or
- * connection error is retried with exponential backoff up to `maxAttempts`, then marked failed.
- * A retry waits outside its lane, so one failing event does not hold back later ones.
+ * connection error is retried with the SDK's backoff (core's `backoffDelay`: doubling, jittered)
+ * until `retry.maxRetries` is spent, then marked failed. One attempt in flight per URL, so a
+ * receiver sees deliveries in queue order unless a fault or a retry reorders them; a retry waits
+ * outside its lane, so one failing event does not hold back later ones.
  */
-export function createWebhookSender(
-  // Faults are accepted here too, so a simulator can start with them switched on.
-  options: WebhookSenderOptions & DeliveryFaults,
-  deps: { now: () => number; log: (message: string, error?: unknown) => void; random?: () => number },
-): WebhookSender {
-  const random = deps.random ?? Math.random
-  const settings: Settings = { ...DEFAULTS }
-  applySettings(settings, options)
-  const records: Delivery[] = []
-  const lanes = new Map<string, Lane>()
-  const timers = new Set<ReturnType<typeof setTimeout>>()
-  let halt = new AbortController()
-  const routes: Array<{ prefix: string; handler: DeliveryHandler }> = []
-  /** Bumped by reset(): attempts of an earlier generation are forgotten when they settle. */
-  let generation = 0
-  let held: Entry[] = []
-  let holdTimer: ReturnType<typeof setTimeout> | undefined
-  let folderCount = 0
-  let sequence = 0
-  let stopped = false
-  let waiters: Array<() => void> = []
+class Sender implements WebhookSender {
+  readonly #initial: Settings
+  readonly #logger: Logger
+  readonly #random: () => number
+  #settings: Settings
+  readonly #records: Delivery[] = []
+  /** Queued entries per URL; a URL is present while its lane is busy. */
+  readonly #lanes = new Map<string, Entry[]>()
+  readonly #routes: Array<{ prefix: string; handler: DeliveryHandler }> = []
+  /** Aborted by stop() and reset(): in-flight attempts and retry pauses of that time end. */
+  #halt = new AbortController()
+  #held: Entry[] = []
+  #holdTimer: ReturnType<typeof setTimeout> | undefined
+  #folderCount = 0
+  #sequence = 0
+  #stopped = false
+  #waiters: Array<() => void> = []
 
-  function settle(): void {
-    if (!stopped && records.some((d) => d.state === 'pending')) return
-    const ready = waiters
-    waiters = []
+  constructor(options: SenderUpdate, logger: Logger, random: () => number) {
+    this.#initial = withUpdate(defaultSettings(), options)
+    this.#settings = this.#initial
+    this.#logger = logger
+    this.#random = random
+  }
+
+  enqueue(input: Enqueued): void {
+    let body = input.body
+    if (input.kind === 'folder') {
+      const n = this.#folderCount++
+      const format = this.#settings.eventTimeFormat
+      const form = format === 'mixed' ? (n % 2 === 0 ? 'epoch' : 'iso') : format
+      body = varyFolderBody(body, form, this.#settings.nullHeavy)
+    }
+    const entry = this.#record(input, body)
+    this.#admit(entry)
+    const { duplicateProbability } = this.#settings
+    if (duplicateProbability > 0 && this.#random() < duplicateProbability) {
+      this.#admit(this.#record(input, body, entry.delivery.id))
+    }
+  }
+
+  deliveries(): readonly Delivery[] {
+    return this.#records.map((d) => ({ ...d }))
+  }
+
+  configure(update: SenderUpdate): void {
+    this.#settings = withUpdate(this.#settings, update)
+    if (this.#held.length > 0 && this.#held.length >= this.#settings.reorderWindow) this.#release()
+  }
+
+  idle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#waiters.push(resolve)
+      this.#settle()
+    })
+  }
+
+  stop(): void {
+    this.#stopped = true
+    this.#cancelAll()
+    this.#settle()
+  }
+
+  reset(): void {
+    this.#cancelAll()
+    this.#halt = new AbortController()
+    this.#held = []
+    this.#lanes.clear()
+    this.#records.length = 0
+    this.#folderCount = 0
+    this.#settings = this.#initial
+    this.#settle()
+  }
+
+  deliverTo(handler: DeliveryHandler, prefix = ''): () => void {
+    const route = { prefix, handler }
+    this.#routes.push(route)
+    return () => {
+      const at = this.#routes.indexOf(route)
+      if (at >= 0) this.#routes.splice(at, 1)
+    }
+  }
+
+  #cancelAll(): void {
+    if (this.#holdTimer) clearTimeout(this.#holdTimer)
+    this.#holdTimer = undefined
+    this.#halt.abort()
+  }
+
+  #settle(): void {
+    if (!this.#stopped && this.#records.some((d) => d.state === 'pending')) return
+    const ready = this.#waiters
+    this.#waiters = []
     for (const resolve of ready) resolve()
   }
 
-  function toLane(entry: Entry): void {
-    const { url } = entry.delivery
-    let lane = lanes.get(url)
-    if (!lane) {
-      lane = { queue: [], busy: false }
-      lanes.set(url, lane)
-    }
-    lane.queue.push(entry)
-    pump(url, lane)
-  }
-
-  function pump(url: string, lane: Lane): void {
-    if (lane.busy || stopped) return
-    const entry = lane.queue.shift()
-    if (!entry) {
-      if (lanes.get(url) === lane) lanes.delete(url)
-      return
-    }
-    lane.busy = true
-    attempt(entry)
-      .catch((error: unknown) => deps.log('webhook delivery crashed', error))
-      .finally(() => {
-        lane.busy = false
-        pump(url, lane)
-        settle()
-      })
-  }
-
-  function release(): void {
-    if (holdTimer) clearTimeout(holdTimer)
-    holdTimer = undefined
-    const batch = derange(held, random)
-    held = []
-    for (const entry of batch) toLane(entry)
-  }
-
-  function admit(entry: Entry): void {
-    if (stopped) return
-    if (settings.reorderWindow <= 0) {
-      toLane(entry)
-      return
-    }
-    held.push(entry)
-    if (held.length >= settings.reorderWindow) {
-      release()
-      return
-    }
-    if (holdTimer) clearTimeout(holdTimer)
-    holdTimer = setTimeout(release, REORDER_QUIET_MS)
-  }
-
-  async function attempt(entry: Entry): Promise<void> {
-    const d = entry.delivery
-    const timeoutMs = settings.timeoutMs
-    const started = generation
-    d.attempts++
-    try {
-      const init: RequestInit = {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT },
-        body: entry.text,
-        redirect: 'manual',
-        signal: AbortSignal.any([halt.signal, AbortSignal.timeout(timeoutMs)]),
-      }
-      const handler = routes.findLast((r) => d.url.startsWith(r.prefix))?.handler
-      const response = handler ? await deliverInProcess(handler, d.url, init) : await fetch(d.url, init)
-      if (started !== generation) return
-      // Only the status matters; release the connection.
-      await response.body?.cancel().catch(() => {})
-      d.lastStatus = response.status
-      if (response.status >= 200 && response.status < 300) {
-        d.state = 'delivered'
-        delete d.lastError
-        return
-      }
-      d.lastError = `HTTP ${response.status}`
-    } catch (error) {
-      if (started !== generation) return
-      delete d.lastStatus
-      if (stopped) {
-        d.lastError = 'stopped'
-        return
-      }
-      d.lastError = describe(error, timeoutMs)
-    }
-    if (d.attempts >= settings.maxAttempts) {
-      d.state = 'failed'
-      // The URL may carry the receiver's secret token: log its origin only.
-      deps.log(
-        `webhook ${d.id} (${d.eventType}) to ${originOf(d.url)} failed after ${d.attempts} attempts: ${d.lastError}`,
-      )
-      return
-    }
-    const pause = Math.min(settings.initialBackoffMs * 2 ** (d.attempts - 1), MAX_BACKOFF_MS)
-    const timer = setTimeout(() => {
-      timers.delete(timer)
-      toLane(entry)
-    }, pause)
-    timers.add(timer)
-  }
-
-  function record(
-    input: Parameters<WebhookSender['enqueue']>[0],
-    body: unknown,
-    duplicateOf?: string,
-  ): Entry {
+  #record(input: Enqueued, body: unknown, duplicateOf?: string): Entry {
     const delivery: Delivery = {
-      id: `dlv_${++sequence}`,
+      id: `dlv_${++this.#sequence}`,
       url: input.url,
       kind: input.kind,
       eventType: input.eventType,
@@ -250,107 +183,108 @@ export function createWebhookSender(
       state: 'pending',
       ...(duplicateOf === undefined ? {} : { duplicateOf }),
     }
-    records.push(delivery)
-    if (records.length > HISTORY) {
-      const settled = records.findIndex((d) => d.state !== 'pending')
-      if (settled >= 0) records.splice(settled, 1)
+    this.#records.push(delivery)
+    if (this.#records.length > HISTORY) {
+      const settled = this.#records.findIndex((d) => d.state !== 'pending')
+      if (settled >= 0) this.#records.splice(settled, 1)
     }
     return { delivery, text: stringifyJson(body) }
   }
 
-  return {
-    enqueue(input) {
-      let body = input.body
-      if (input.kind === 'folder') {
-        const n = folderCount++
-        const format = settings.eventTimeFormat
-        const form = format === 'mixed' ? (n % 2 === 0 ? 'epoch' : 'iso') : format
-        body = varyFolderBody(body, form, settings.nullHeavy)
+  /** Into its lane, or held for the reorder fault. */
+  #admit(entry: Entry): void {
+    if (this.#stopped) return
+    if (this.#settings.reorderWindow <= 0) {
+      this.#toLane(entry)
+      return
+    }
+    this.#held.push(entry)
+    if (this.#held.length >= this.#settings.reorderWindow) this.#release()
+    else {
+      if (this.#holdTimer) clearTimeout(this.#holdTimer)
+      this.#holdTimer = setTimeout(() => this.#release(), REORDER_QUIET_MS)
+    }
+  }
+
+  #release(): void {
+    if (this.#holdTimer) clearTimeout(this.#holdTimer)
+    this.#holdTimer = undefined
+    const batch = derange(this.#held, this.#random)
+    this.#held = []
+    for (const entry of batch) this.#toLane(entry)
+  }
+
+  #toLane(entry: Entry): void {
+    const { url } = entry.delivery
+    const queue = this.#lanes.get(url)
+    if (queue) queue.push(entry)
+    else {
+      this.#lanes.set(url, [])
+      void this.#drain(url, entry)
+    }
+  }
+
+  /** Sends `first`, then the lane's queue, one at a time; the lane closes when it is empty. */
+  async #drain(url: string, first: Entry): Promise<void> {
+    const halt = this.#halt
+    let entry: Entry | undefined = first
+    while (entry && !halt.signal.aborted) {
+      await this.#attempt(entry, halt.signal).catch((error: unknown) =>
+        this.#logger.error('webhook delivery crashed', { error }),
+      )
+      this.#settle()
+      entry = this.#lanes.get(url)?.shift()
+    }
+    if (!halt.signal.aborted) this.#lanes.delete(url)
+  }
+
+  async #attempt(entry: Entry, signal: AbortSignal): Promise<void> {
+    const d = entry.delivery
+    const { timeoutMs, retry } = this.#settings
+    d.attempts++
+    const handler = this.#routes.findLast((r) => d.url.startsWith(r.prefix))?.handler
+    const outcome = await sendAttempt(d.url, entry.text, { timeoutMs, signal, handler })
+    if (signal.aborted) {
+      // stop(): the delivery stays pending; reset(): it is already forgotten.
+      if (this.#stopped) d.lastError = 'stopped'
+      return
+    }
+    if ('status' in outcome) {
+      d.lastStatus = outcome.status
+      if (outcome.status >= 200 && outcome.status < 300) {
+        d.state = 'delivered'
+        delete d.lastError
+        return
       }
-      const entry = record(input, body)
-      admit(entry)
-      if (settings.duplicateProbability > 0 && random() < settings.duplicateProbability) {
-        admit(record(input, body, entry.delivery.id))
-      }
-    },
-    deliveries: () => records.map((d) => ({ ...d })),
-    configure(update) {
-      applySettings(settings, update)
-      if (held.length > 0 && held.length >= settings.reorderWindow) release()
-    },
-    idle() {
-      return new Promise((resolve) => {
-        waiters.push(resolve)
-        settle()
-      })
-    },
-    stop() {
-      stopped = true
-      if (holdTimer) clearTimeout(holdTimer)
-      for (const timer of timers) clearTimeout(timer)
-      timers.clear()
-      halt.abort()
-      settle()
-    },
-    reset() {
-      generation++
-      halt.abort()
-      halt = new AbortController()
-      if (holdTimer) clearTimeout(holdTimer)
-      holdTimer = undefined
-      for (const timer of timers) clearTimeout(timer)
-      timers.clear()
-      held = []
-      lanes.clear()
-      records.length = 0
-      folderCount = 0
-      Object.assign(settings, DEFAULTS)
-      applySettings(settings, options)
-      settle()
-    },
-    deliverTo(handler, prefix = '') {
-      const route = { prefix, handler }
-      routes.push(route)
-      return () => {
-        const at = routes.indexOf(route)
-        if (at >= 0) routes.splice(at, 1)
-      }
-    },
+      d.lastError = `HTTP ${outcome.status}`
+    } else {
+      delete d.lastStatus
+      d.lastError = outcome.error
+    }
+    this.#retryLater(entry, retry, signal)
+  }
+
+  #retryLater(entry: Entry, retry: Settings['retry'], signal: AbortSignal): void {
+    const d = entry.delivery
+    if (d.attempts > retry.maxRetries) {
+      d.state = 'failed'
+      this.#logger.warn(
+        `webhook ${d.id} (${d.eventType}) to ${originOf(d.url)} failed after ${d.attempts} attempts: ${d.lastError}`,
+      )
+      return
+    }
+    const pause = backoffDelay(d.attempts - 1, retry, undefined, this.#random) ?? retry.maxDelayMs
+    sleep(pause, signal).then(
+      () => this.#toLane(entry),
+      () => {},
+    )
   }
 }
 
-function applySettings(settings: Settings, update: Partial<WebhookSenderOptions & DeliveryFaults>): void {
-  const next = { ...settings }
-  for (const [key, value] of Object.entries(update)) {
-    if (value === undefined) continue
-    if (!(key in DEFAULTS)) throw new SimError('bad_request', `Unknown webhook option: ${key}`)
-    ;(next as Record<string, unknown>)[key] = value
-  }
-  const integer = (v: number, min: number) => Number.isSafeInteger(v) && v >= min
-  if (!integer(next.maxAttempts, 1)) throw new SimError('bad_request', 'maxAttempts must be an integer >= 1')
-  if (!integer(next.initialBackoffMs, 0))
-    throw new SimError('bad_request', 'initialBackoffMs must be an integer >= 0')
-  if (!integer(next.timeoutMs, 1)) throw new SimError('bad_request', 'timeoutMs must be an integer >= 1')
-  if (!integer(next.reorderWindow, 0))
-    throw new SimError('bad_request', 'reorderWindow must be an integer >= 0')
-  const p = next.duplicateProbability
-  if (typeof p !== 'number' || !(p >= 0 && p <= 1))
-    throw new SimError('bad_request', 'duplicateProbability must be in [0, 1]')
-  if (!['epoch', 'iso', 'mixed'].includes(next.eventTimeFormat)) {
-    throw new SimError('bad_request', 'eventTimeFormat must be epoch, iso or mixed')
-  }
-  if (typeof next.nullHeavy !== 'boolean') throw new SimError('bad_request', 'nullHeavy must be a boolean')
-  Object.assign(settings, next)
-}
-
-function describe(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `timeout after ${timeoutMs} ms`
-  const cause =
-    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined
-  if (cause?.code) return `${cause.code}: ${cause.message ?? 'connection error'}`
-  return error instanceof Error ? error.message : String(error)
-}
-
-function originOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).origin : 'an invalid URL'
+/** The simulator's webhook sender. Faults are accepted in `options` too, so a simulator can start with them on. */
+export function createWebhookSender(
+  options: WebhookSenderOptions & DeliveryFaults,
+  deps: { logger: Logger; random?: () => number },
+): WebhookSender {
+  return new Sender(options, deps.logger, deps.random ?? Math.random)
 }

@@ -13,7 +13,7 @@ let sim: RunningSimulator
 let receiver: TestReceiver
 
 beforeAll(async () => {
-  sim = await startSimulator({ webhooks: { initialBackoffMs: 5 } })
+  sim = await startSimulator({ webhooks: { retry: { initialDelayMs: 5 } } })
   receiver = await startReceiver()
 })
 

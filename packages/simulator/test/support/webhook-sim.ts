@@ -1,3 +1,4 @@
+import type { Logger } from '@service-sdk/core'
 import type { MaterialChanges, SimContext, SimEvents } from '../../src/context.ts'
 import { createFaults, seededRandom } from '../../src/faults.ts'
 import { accessUrlOf, type SavedMaterial } from '../../src/open/materials.ts'
@@ -48,11 +49,13 @@ export interface TestSim {
 /** A SimContext from the default seed with no object store, events wired to a real sender and receiver. */
 export async function createTestSim(): Promise<TestSim> {
   const log: TestSim['log'] = []
-  const logger = (message: string, error?: unknown) => void log.push({ message, error })
+  const write = (message: string, fields?: Record<string, unknown>) =>
+    void log.push({ message, error: fields?.error })
+  const logger: Logger = { debug: write, info: write, warn: write, error: write }
   const state = createState(defaultSeed(), { now: NOW })
   const sender = createWebhookSender(
-    { initialBackoffMs: 5, timeoutMs: 5_000 },
-    { now: () => NOW, log: logger, random: seededRandom(7) },
+    { retry: { initialDelayMs: 5 }, timeoutMs: 5_000 },
+    { logger, random: seededRandom(7) },
   )
   const sim: SimContext = {
     state,
@@ -65,7 +68,7 @@ export async function createTestSim(): Promise<TestSim> {
     ossEndpoint: () => '127.0.0.1:1',
     publicOrigin: () => 'http://sim.test',
     stsTtlMs: 3_600_000,
-    log: logger,
+    logger,
   }
   const events = createEvents(sim, sender, seededRandom(7))
   sim.events = events
