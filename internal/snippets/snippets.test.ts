@@ -38,7 +38,7 @@ const MIN_BLOCKS: Record<string, number> = {
   'packages/open/README.md': 8,
   'packages/react/README.md': 4,
   'packages/selector/README.md': 6,
-  'packages/simulator/README.md': 6,
+  'packages/simulator/README.md': 8,
   'packages/team/README.md': 3,
   'packages/webhooks/README.md': 16,
 }

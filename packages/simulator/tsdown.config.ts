@@ -3,7 +3,7 @@ import { defineConfig } from 'tsdown'
 import { bundleSelectorClient, SELECTOR_CLIENT_FILE } from './build/selector-client.ts'
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/cli.ts', 'src/vitest.ts'],
+  entry: ['src/index.ts', 'src/cli.ts', 'src/vitest.ts', 'src/msw.ts', 'src/playwright.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   platform: 'node',

@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
 import { chromiumOrSkip, selectorPageFrame } from '@service-sdk/testkit'
-import type { Browser, Frame, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { buildPage } from './build-page.ts'
+import { choose, confirmFolder, uploadThroughPicker } from './picker-steps.ts'
 import { type Servers, startServers } from './servers.ts'
 
 // The package's built files in a page built with Vite + @vitejs/plugin-react, in real Chromium,
@@ -52,9 +53,6 @@ async function openPage(t: { onTestFinished(fn: () => unknown): void }): Promise
   return page
 }
 
-const choose = (frame: Frame, name: string) =>
-  frame.getByRole('treeitem', { name, exact: true }).locator(':scope > .row').click()
-
 const json = async (page: Page, selector: string) => JSON.parse((await page.textContent(selector)) || 'null')
 const leftovers = (page: Page) => page.evaluate(() => document.querySelectorAll('iframe, dialog').length)
 
@@ -93,31 +91,14 @@ describe.skipIf(!chromium.available)('in Chromium, a Vite + React page under Str
     expect(await page.evaluate(() => document.querySelector('iframe')?.closest('dialog')?.open)).toBe(true)
     await frame.waitForFunction(() => document.documentElement.dataset.theme === 'dark')
     expect(await json(page, '#picker')).toEqual({ status: 'open' })
-    await choose(frame, 'Acme Campaigns')
-    await frame.getByRole('button', { name: 'Confirm' }).click()
-    await page.waitForFunction(() => document.querySelector('#picker')?.textContent?.includes('picked'))
-    expect(await json(page, '#picker')).toEqual({
-      status: 'picked',
-      choice: { folderId: ACME_CAMPAIGNS, orgId: '1001' },
-    })
+    await confirmFolder(page, frame, 'Acme Campaigns', ACME_CAMPAIGNS)
     expect(await leftovers(page)).toBe(0)
     expect(await page.evaluate(() => [window.framesCreated, window.effectRuns])).toEqual([1, 2])
   })
 
   test('useFolderPicker, flow 1: the page uploads the files into the folder picked', async (t) => {
     const page = await openPage(t)
-    const before = sim.control.snapshot().materials.length
-    const choice = page.evaluate(() => window.pickerUpload())
-    const frame = await selectorPageFrame(page)
-    await frame.locator('.file').nth(1).waitFor()
-    await choose(frame, 'Acme Brand assets')
-    await frame.getByRole('button', { name: 'Upload' }).click()
-    expect(await choice).toEqual({ folderId: ACME_BRAND, orgId: '1001' })
-    const added = sim.control.snapshot().materials.slice(before)
-    expect(added.map((m) => [m.name, String(m.folderId)]).sort()).toEqual([
-      ['all-bytes', ACME_BRAND],
-      ['hello', ACME_BRAND],
-    ])
+    await uploadThroughPicker(page, sim.control, ACME_BRAND)
     expect(await leftovers(page)).toBe(0)
   })
 

@@ -19,6 +19,19 @@ async function listen(app: Hono, hostname: string): Promise<{ server: ServerType
   return { server, origin: `http://${hostname}:${(server.address() as AddressInfo).port}` }
 }
 
+/** The built page's files, as a static file server answers them. */
+export function pageFiles(dist: string): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const { pathname } = new URL(request.url)
+    const path = normalize(pathname === '/' ? '/index.html' : pathname)
+    const body = await readFile(join(dist, path)).catch(() => undefined)
+    if (!body) return new Response('Not found', { status: 404 })
+    return new Response(body, {
+      headers: { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' },
+    })
+  }
+}
+
 export interface Servers {
   /** The page's origin (`localhost`). */
   page: string
@@ -29,13 +42,9 @@ export interface Servers {
 
 /** The built page on `localhost`; the application's backend with the upload proxy on `127.0.0.1`. */
 export async function startServers(dist: string, sim: RunningSimulator): Promise<Servers> {
+  const files = pageFiles(dist)
   const pages = new Hono()
-  pages.get('*', async (c) => {
-    const path = normalize(c.req.path === '/' ? '/index.html' : c.req.path)
-    const body = await readFile(join(dist, path)).catch(() => undefined)
-    if (!body) return c.notFound()
-    return c.body(body, 200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' })
-  })
+  pages.get('*', (c) => files(c.req.raw))
   const page = await listen(pages, 'localhost')
 
   const proxy = createUploadProxy({

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import type { Logger } from '@service-sdk/core'
 import { Hono } from 'hono'
 import { createClock, type MovableClock } from './clock.ts'
+import { isConnectionReset } from './connection-reset.ts'
 import type { Quirks, SimContext } from './context.ts'
 import { controlRoutes, createControl, type SimulatorControl } from './control.ts'
 import { json } from './envelopes.ts'
@@ -164,5 +165,11 @@ function serviceApp(sim: SimContext, control: SimulatorControl, endpoints: Endpo
   app.route('/files', fileRoutes(sim))
   app.route('/_sim', controlRoutes(control))
   app.notFound(() => json({ error: 'Not found' }, 404))
+  app.onError((error) => {
+    // A reset after handling (fault `reset`, `when: 'after'`) leaves the app as fetch's own error.
+    if (isConnectionReset(error)) throw error
+    sim.logger.error('internal failure', { error })
+    return new Response('Internal Server Error', { status: 500 })
+  })
   return app
 }

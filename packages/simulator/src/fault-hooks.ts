@@ -1,6 +1,7 @@
 import { sleep } from '@service-sdk/core/internal'
 import type { Context, Next } from 'hono'
 import type { NodeBindings, SimulatorFetch } from './app.ts'
+import { connectionReset } from './connection-reset.ts'
 import type { SimContext } from './context.ts'
 import { json, teamError, traceId } from './envelopes.ts'
 import type { FaultAction, Faults, FaultTarget } from './faults.ts'
@@ -66,16 +67,6 @@ export function withResets(
     }
     return handle(request, env)
   }
-}
-
-/**
- * What Node's fetch rejects with when the server resets the connection, for a simulator called
- * in-process (no socket to destroy): the client under test must see the platform's own error.
- */
-function connectionReset(): TypeError {
-  // biome-ignore lint/plugin: an imitation of the platform's socket error (undici's cause), not an error of the simulator
-  const cause = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })
-  return new TypeError('fetch failed', { cause })
 }
 
 /** Team, open and page faults: a failure in the area's own format, before or after handling. */

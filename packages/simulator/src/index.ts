@@ -5,6 +5,7 @@ export {
   type SimulatorFetch,
   type SimulatorOptions,
 } from './app.ts'
+export type { SimulatorCredentials } from './caller.ts'
 export type { SimulatorClock } from './clock.ts'
 export type {
   IntakeTarget,
@@ -25,6 +26,12 @@ export type {
   Faults,
   FaultTarget,
 } from './faults.ts'
+export {
+  createInProcessSimulator,
+  DEFAULT_DOMAIN,
+  type InProcessOptions,
+  type InProcessSimulator,
+} from './in-process.ts'
 export type { OssCors, OssCorsRule } from './oss/index.ts'
 export { MIN_NODE, UnsupportedNodeError } from './runtime.ts'
 export {
@@ -37,7 +44,12 @@ export {
   type SeedUser,
 } from './seed.ts'
 export { SimError, type SimErrorKind } from './sim-error.ts'
-export { type RunningSimulator, type StartOptions, startSimulator } from './start.ts'
+export {
+  type RunningSimulator,
+  type SimulatorUrls,
+  type StartOptions,
+  startSimulator,
+} from './start.ts'
 /** The simulator's state, as `control.snapshot()` returns it: teams, users, folders, materials, subscriptions. */
 export type * as SimulatorState from './state.ts'
 export type { DeliveryHandler } from './testing/deliver.ts'

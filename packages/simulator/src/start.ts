@@ -2,10 +2,10 @@ import type { ServerOptions } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { createSimulatorApp, type SimulatorFetch, type SimulatorOptions } from './app.ts'
+import { callerCredentials, type SimulatorCredentials } from './caller.ts'
 import type { SimulatorControl } from './control.ts'
 import { OSS_SERVER_OPTIONS } from './oss/index.ts'
 import { assertSupportedNode } from './runtime.ts'
-import { SimError } from './sim-error.ts'
 
 export interface StartOptions extends SimulatorOptions {
   /** Port of the service (team API, open API, pages). Default 0: any free port. */
@@ -16,22 +16,21 @@ export interface StartOptions extends SimulatorOptions {
   host?: string
 }
 
+/** Where the simulator answers: the service's three URLs and its object storage. */
+export interface SimulatorUrls {
+  /** `{base_url}`: team API at /api/team. */
+  base: string
+  /** `{open_url}`: open API at /open-api and /api/service. */
+  open: string
+  /** `{app_url}`: the folder selector at /outer/outerChoice. */
+  app: string
+  /** The object storage endpoint (also handed out by sts-tmp). */
+  oss: string
+}
+
 export interface RunningSimulator {
-  urls: {
-    /** `{base_url}`: team API at /api/team. */
-    base: string
-    /** `{open_url}`: open API at /open-api and /api/service. */
-    open: string
-    /** `{app_url}`: the folder selector at /outer/outerChoice. */
-    app: string
-    /** The object storage endpoint (also handed out by sts-tmp). */
-    oss: string
-  }
-  credentials: {
-    teamApiKey: string
-    openToken: { type: string; value: string }
-    apiKey: string
-  }
+  urls: SimulatorUrls
+  credentials: SimulatorCredentials
   control: SimulatorControl
   stop(): Promise<void>
 }
@@ -71,25 +70,17 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
   // a port, which a bare `host:port` cannot say (ali-oss would read `127.0.0.1:` as a scheme).
   sim.setOssEndpoint(origin(oss).url)
   sim.setPublicOrigin(base)
-  const data = sim.control.snapshot()
-  const caller = data.apiKeys[0]
-  const team = data.teams.find((t) => t.id === caller?.teamId) ?? data.teams[0]
-  const token = data.openTokens[0]
-  if (!caller || !team || !token) {
+  let credentials: SimulatorCredentials
+  try {
+    credentials = callerCredentials(sim.control)
+  } catch (error) {
     sim.close()
     await Promise.all([close(main), close(oss)])
-    throw new SimError(
-      'bad_request',
-      'The seed defines no caller: a team, an API key and an open token are required',
-    )
+    throw error
   }
   return {
     urls: { base, open: base, app: base, oss: origin(oss).url },
-    credentials: {
-      teamApiKey: team.apiKey,
-      openToken: { type: token.type, value: token.value },
-      apiKey: caller.key,
-    },
+    credentials,
     control: sim.control,
     async stop() {
       sim.close()
