@@ -23,10 +23,20 @@ export interface DryRelease {
   files: string[]
 }
 
-/** Copies what versioning and packing read: manifests, changesets, and each package's shipped files. */
+/**
+ * Copies what versioning and packing read: manifests, changesets, the scripts (each package's
+ * `prepack` is scripts/prepack.ts), and each package's shipped files.
+ */
 function workspaceCopy(): string {
   const copy = mkdtempSync(join(tmpdir(), 'service-sdk-release-'))
-  for (const file of ['package.json', 'pnpm-workspace.yaml', '.pnpmfile.cjs', 'LICENSE', '.changeset'])
+  for (const file of [
+    'package.json',
+    'pnpm-workspace.yaml',
+    '.pnpmfile.cjs',
+    'LICENSE',
+    '.changeset',
+    'scripts',
+  ])
     cpSync(join(root, file), join(copy, file), { recursive: true })
   for (const folder of ['packages', 'apps', 'internal', 'bench']) {
     cpSync(join(root, folder), join(copy, folder), {
