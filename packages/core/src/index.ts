@@ -6,6 +6,21 @@
  * @packageDocumentation
  */
 export type { OpenToken } from './areas.ts'
+export type {
+  AuthenticationCode,
+  ConflictCode,
+  InvalidRequestCode,
+  NotFoundCode,
+  OpenAreaCode,
+  PermissionCode,
+  RateLimitCode,
+  ResponseErrorCode,
+  ServerErrorCode,
+  ServiceApiErrorCode,
+  TeamStatusCode,
+  UploadErrorCode,
+  UploadProxyCode,
+} from './error-codes.ts'
 export {
   type ErrorKind,
   type PermissionReason,
