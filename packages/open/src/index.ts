@@ -76,4 +76,5 @@ export type {
   UploadSource,
   UploadTransferOptions,
 } from './upload/types.ts'
+export { asUploadFailure, type UploadFailure } from './upload/upload-failure.ts'
 export { canWrite, writableOrgs } from './write-rule.ts'

@@ -1,6 +1,7 @@
 import type { IdLike, RetryOptions, SavedMaterial } from '@service-sdk/core'
 import type { CheckpointStore, ListableCheckpointStore } from './checkpoint.ts'
 import type { UploadPhase, UploadProgress } from './progress.ts'
+import type { UploadFailure } from './upload-failure.ts'
 
 /**
  * What can be uploaded. Node: a file path, a Buffer / Uint8Array / ArrayBuffer, a Blob or File,
@@ -171,7 +172,7 @@ export interface UploadManyProgress {
 
 export type UploadManyResult =
   | { status: 'fulfilled'; index: number; asset: UploadedAsset }
-  | { status: 'rejected'; index: number; error: unknown }
+  | { status: 'rejected'; index: number; error: UploadFailure }
 
 /** A running `uploadMany`. */
 export interface UploadBatch {
