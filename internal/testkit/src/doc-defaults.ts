@@ -77,7 +77,9 @@ export function documentedDefaults(
     if (!property) throw new Error(`${name} has no property ${step}`)
     type = checker.getNonNullableType(checker.getTypeOfSymbol(property))
     // `RetryOptions | false`: the object member.
-    if (type.isUnion()) type = type.types.find((t) => (t.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) !== 0) ?? type
+    if (type.isUnion())
+      type =
+        type.types.find((t) => (t.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) !== 0) ?? type
   }
   const defaults: Record<string, number> = {}
   for (const property of type.getProperties()) {

@@ -19,10 +19,13 @@ import { z } from 'zod'
 import { checkCallbackUrl } from './callback-url.ts'
 
 export interface TeamClientOptions extends ClientOptions {
-  /** `{base_url}` of the service; the client calls `{base_url}/api/team/...`. */
-  baseUrl: string
-  /** The team API key (team management dashboard). Never logged, never in errors. */
-  apiKey: string
+  /**
+   * `{base_url}` of the service; the client calls `{base_url}/api/team/...`. `undefined` (an
+   * unset environment variable) is refused with a `ServiceValidationError`, as a bad URL is.
+   */
+  baseUrl: string | undefined
+  /** The team API key (team management dashboard). Never logged, never in errors. Required (`undefined` is refused). */
+  apiKey: string | undefined
   /** Origins an impersonation `callbackUrl` may point to besides relative paths. Default: none. */
   allowedCallbackOrigins?: readonly string[]
 }
