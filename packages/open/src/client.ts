@@ -4,9 +4,10 @@ import {
   MAX_MATERIALS_PER_SAVE,
   type OpenToken,
   type OrgSpace,
+  type RawClient,
   ServiceValidationError,
 } from '@service-sdk/core'
-import { createOpenTransport, createSubscriptionTransport } from '@service-sdk/core/internal'
+import { createOpenTransport, createRawClient, createSubscriptionTransport } from '@service-sdk/core/internal'
 import { createOpenApi, type MaterialSaveForm, type OpenApi } from './api.ts'
 import {
   createProxiedOpenClient,
@@ -43,6 +44,13 @@ export interface OpenClientOptions extends ClientOptions {
 export interface OpenClient extends OpenApi, Uploader {
   /** The team spaces the caller may upload into now (the write rule, `canWrite`). */
   writableOrgs(options?: CallOptions): Promise<OrgSpace[]>
+  /**
+   * The typed escape hatch: an openapi-fetch client of the spec's paths
+   * (`open.raw.POST('/open-api/standard/call/service/org-info')`), with this client's token (the
+   * API key on `/api/service` paths), timeouts, retries and tracing, ids lossless both ways. For
+   * an endpoint the SDK does not wrap (yet), or the whole answer of one it does; see the README.
+   */
+  readonly raw: RawClient
 }
 
 /**
@@ -94,6 +102,13 @@ export function createOpenClient(
   })
   return {
     ...api,
+    raw: createRawClient(options.openUrl as string, (path) => {
+      if (!path.startsWith('/api/service/')) return open
+      if (subscription) return subscription
+      throw new ServiceValidationError('open client options', [
+        { path: 'apiKey', message: `is required for ${path} (the subscription endpoints)` },
+      ])
+    }),
     writableOrgs: async (call) => writableOrgs(await api.orgs(call)),
     upload: uploader.upload,
     uploadMany: uploader.uploadMany,

@@ -10,11 +10,12 @@ import {
   impersonationRequestSchema,
   impersonationSchema,
   inviteMemberInputSchema,
+  type RawClient,
   ServiceValidationError,
   type TeamMember,
   teamMemberSchema,
 } from '@service-sdk/core'
-import { createTeamTransport, operation, parseInput } from '@service-sdk/core/internal'
+import { createRawClient, createTeamTransport, operation, parseInput } from '@service-sdk/core/internal'
 import { z } from 'zod'
 import { checkCallbackUrl } from './callback-url.ts'
 
@@ -38,6 +39,12 @@ export interface ImpersonateOptions {
 }
 
 export interface TeamClient {
+  /**
+   * The typed escape hatch: an openapi-fetch client of the spec's paths (`team.raw.GET('/api/team/members')`),
+   * with this client's key, timeouts, retries and tracing, ids lossless both ways. For an endpoint
+   * the SDK does not wrap (yet), or the whole answer of one it does; see the README.
+   */
+  readonly raw: RawClient
   members: {
     /** Every member of the team. */
     list(options?: CallOptions): Promise<TeamMember[]>
@@ -81,6 +88,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
   const allowedOrigins = originsOf(options.allowedCallbackOrigins ?? [])
 
   return {
+    raw: createRawClient(options.baseUrl as string, () => transport),
     members: {
       list: (call) =>
         transport.send<TeamMember[]>({ operation: LIST, idempotent: true, schema: memberListSchema }, call),

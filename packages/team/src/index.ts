@@ -13,6 +13,7 @@ export {
   type PermissionCode,
   type PermissionReason,
   type RateLimitCode,
+  type RawClient,
   type ResponseErrorCode,
   type ResponseInfo,
   type RetryOptions,
