@@ -41,7 +41,7 @@ test('the upload route answers 401 without a session, and nothing else', async (
   expect(await answer.json()).toMatchObject({ code: 'unauthorized' })
 })
 
-test('a forged session cookie is refused: a user id without its signature, or with another user\'s', async () => {
+test("a forged session cookie is refused: a user id without its signature, or with another user's", async () => {
   expect((await sign('demo-session=alice')).status).toBe(401)
   const [name, value] = (await signIn('mallory')).split('=') as [string, string]
   const signature = value.slice(value.lastIndexOf('.'))
