@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto'
 import { crc32 } from 'node:zlib'
-import { createCrc64 } from '../../packages/open/src/upload/crc64.ts'
+import { createCrc64 } from '../../packages/open/src/upload/crc64/crc64.ts'
 import { median } from '../lib/report.ts'
 
 const MIB = Number(process.env.MIB ?? 256)

@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { installNodes, OLDEST_NODE } from '@service-sdk/testkit'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { packAll } from './pack.ts'
-import { installNodes, OLDEST_NODE } from './runtimes.ts'
 
 // The command line as a user gets it: its packed tarball and those of its workspace dependencies,
 // installed with plain npm into a fresh project, run through node_modules/.bin/service-sdk with a
-// fresh HOME, on the oldest Node the SDK supports (runtimes.ts) and on the workspace's Node 24; and
+// fresh HOME, on the oldest Node the SDK supports (@service-sdk/testkit's runtimes.ts) and on the workspace's Node 24; and
 // on Node 20, which it refuses in one line.
 
 const CLI = '@service-sdk/cli'

@@ -3,12 +3,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkPackage, createPackageFromTarballData } from '@arethetypeswrong/core'
-import { chromiumOrSkip } from '@service-sdk/testkit'
+import { chromiumOrSkip, installNodes, OLDEST_NODE } from '@service-sdk/testkit'
 import { publint } from 'publint'
 import { formatMessage } from 'publint/utils'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type Packed, packAll } from './pack.ts'
-import { installNodes, OLDEST_NODE } from './runtimes.ts'
 import { serveStatic } from './static-server.ts'
 
 // The published packages as an integrator gets them: packed tarballs (built first by the root

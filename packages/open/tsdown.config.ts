@@ -9,8 +9,8 @@ import { defineConfig } from 'tsdown'
 const browserRuntime = {
   name: 'open:browser-runtime',
   resolveId(source: string, importer: string | undefined) {
-    if (source === './runtime.ts' && importer?.endsWith('/src/upload/uploader.ts')) {
-      return fileURLToPath(new URL('./src/upload/runtime.browser.ts', import.meta.url))
+    if (source === './platform/runtime.ts' && importer?.endsWith('/src/upload/uploader.ts')) {
+      return fileURLToPath(new URL('./src/upload/platform/runtime.browser.ts', import.meta.url))
     }
     return undefined
   },

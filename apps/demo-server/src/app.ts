@@ -213,12 +213,12 @@ export function createDemoApp(deps: DemoDeps): Hono {
     const declaredSize = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined
     const stream = c.req.raw.body
     if (!stream || declaredSize === 0) throw emptyFile()
-    if (folderId !== undefined && folderId !== '0') {
-      // So that the folder's content callback for this very upload reaches the events page.
-      await deps
-        .watchFolder(folderId)
-        .catch((error) => deps.log.warn(`could not watch folder ${folderId}`, error))
-    }
+    // So that the folder's content callback for this very upload reaches the events page. The
+    // root folder (0, or none) is a folder like any other: its subscribers are called back too.
+    const watched = folderId ?? '0'
+    await deps
+      .watchFolder(watched)
+      .catch((error) => deps.log.warn(`could not watch folder ${watched}`, error))
     const asset = await deps.uploads.run({
       id,
       clientId,

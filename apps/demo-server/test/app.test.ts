@@ -376,7 +376,18 @@ describe('webhooks and the event feed', () => {
       expect.arrayContaining(['MATERIAL_INBOUND_COMPLETED', 'MATERIAL_ADDED_TO_FOLDER']),
     )
 
-    const last = events.at(-1)!.seq
+    // Into a space's root (no folderId): the root folder (0) is watched too, so its callback comes.
+    expect((await upload(pattern(1000), { name: 'root.png' })).status).toBe(201)
+    await settledEvents()
+    const after = await json<{ events: { seq: number; eventType: string; summary: string }[] }>(
+      await request('/api/events'),
+    )
+    expect(
+      after.events.find((e) => e.eventType === 'FOLDER_CONTENT_UPDATE' && e.summary.includes('root.png'))
+        ?.summary,
+    ).toBe('ADD in folder 0: root.png')
+
+    const last = after.events.at(-1)!.seq
     const stream = readSse(
       await request('/api/stream?client=client-test-2', { headers: { 'last-event-id': String(last - 1) } }),
     )

@@ -15,6 +15,8 @@ export const EXIT = {
   unknown: 6,
   /** upload: another upload to the same destination is running (it holds the journal's lock). */
   busy: 7,
+  /** doctor: at least one check failed (each failed row says what to fix). */
+  unhealthy: 8,
   /** Interrupted (Ctrl-C): an upload continues when the same command runs again. */
   interrupted: 130,
 } as const

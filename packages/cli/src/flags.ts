@@ -45,3 +45,19 @@ export const csv = (value: string, previous: string[] = []): string[] => [
     .map((v) => v.trim())
     .filter(Boolean),
 ]
+
+/** A page's origin (`https://app.example.com`), as a browser sends it in `Origin`; repeatable. */
+export const pageOrigins = (value: string, previous: string[] = []): string[] => {
+  const origins = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
+  const isOrigin = (value: string) => {
+    if (!URL.canParse(value)) return false
+    const url = new URL(value)
+    return /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username
+  }
+  for (const origin of origins)
+    if (!isOrigin(origin)) throw new InvalidArgumentError('a page origin: http(s)://host[:port], no path')
+  return [...previous, ...origins.map((o) => new URL(o).origin)]
+}

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { Command, CommanderError, Option } from 'commander'
 import { configCommand } from './commands/config.ts'
+import { doctorCommand } from './commands/doctor.ts'
 import { listenCommand } from './commands/listen.ts'
 import { membersCommand, spacesCommand } from './commands/members.ts'
 import { simCommand } from './commands/sim.ts'
@@ -43,10 +44,12 @@ Start locally, offline:
   service-sdk upload ./assets/*.png --org 1001 --folder 1753946835010000001
   service-sdk listen --events MATERIAL_INBOUND_COMPLETED --forward-to http://localhost:3000/webhooks
   service-sdk trigger MATERIAL_DELETED
+  service-sdk doctor                              # is the configuration right? what to fix
 
 Exit codes: 0 ok, 1 failed, 2 bad arguments, 3 configuration missing, 4 service unreachable,
 5 upload: some entries were not files it could read, 6 upload: a save's outcome is unknown,
-7 upload: another upload to the same destination is running, 130 interrupted.`,
+7 upload: another upload to the same destination is running, 8 doctor: a check failed,
+130 interrupted.`,
   )
 
 for (const add of [
@@ -58,6 +61,7 @@ for (const add of [
   listenCommand,
   triggerCommand,
   simCommand,
+  doctorCommand,
 ])
   add(program)
 for (const command of program.commands) {

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util'
 import type { PermissionReason } from '@service-sdk/core'
 import Table from 'cli-table3'
 import picocolors from 'picocolors'
@@ -16,8 +17,11 @@ export const pc = picocolors.createColors(colours)
 /** stdout: tables for people, JSON for scripts (`--json`); stderr: errors and progress. */
 export interface Output {
   json: boolean
-  /** One JSON value (with `--json`), or a table of rows. */
-  table(rows: Array<Record<string, unknown>>, columns: string[]): void
+  /**
+   * One JSON value (with `--json`), or a table of rows. `wrap`: the last columns share what is
+   * left of the terminal's width (100 columns when not a terminal), their words wrapped.
+   */
+  table(rows: Array<Record<string, unknown>>, columns: string[], wrap?: { fixed: number }): void
   /** A JSON value as is (`--json`), or these lines of text. */
   result(value: unknown, text: () => string): void
   /** A line for people on stderr (never with `--json` on stdout). */
@@ -27,13 +31,23 @@ export interface Output {
 export function createOutput(json: boolean): Output {
   return {
     json,
-    table(rows, columns) {
+    table(rows, columns, wrap) {
       if (json) return void process.stdout.write(`${JSON.stringify(rows)}\n`)
+      const colWidths = wrap ? widths(rows, columns, wrap.fixed) : []
       const table = new Table({
         head: columns.map((c) => pc.bold(c)),
         style: { head: [], border: [] },
+        ...(wrap ? { wordWrap: true, colWidths } : {}),
       })
-      for (const row of rows) table.push(columns.map((c) => cell(row[c])))
+      // A word longer than its column (a key, a URL) is broken, not cut short.
+      const fit = (text: string, i: number) => {
+        const room = (colWidths[i] ?? 0) - 2
+        if (!wrap || i < wrap.fixed || room < 8) return text
+        return text.replace(new RegExp(`\\S{${room + 1},}`, 'g'), (word) =>
+          (word.match(new RegExp(`.{1,${room}}`, 'g')) ?? [word]).join('\n'),
+        )
+      }
+      for (const row of rows) table.push(columns.map((c, i) => fit(cell(row[c]), i)))
       process.stdout.write(`${table.toString()}\n`)
     },
     result(value, text) {
@@ -43,6 +57,21 @@ export function createOutput(json: boolean): Output {
       process.stderr.write(`${line}\n`)
     },
   }
+}
+
+/** The first `fixed` columns as wide as their content; the others share the rest of the width. */
+function widths(
+  rows: Array<Record<string, unknown>>,
+  columns: string[],
+  fixed: number,
+): Array<number | null> {
+  const total = Math.max(process.stdout.columns ?? 100, 60)
+  const first = columns
+    .slice(0, fixed)
+    .map((c) => Math.max(c.length, ...rows.map((r) => stripVTControlCharacters(cell(r[c])).length)) + 2)
+  const rest = columns.length - fixed
+  const left = total - first.reduce((a, b) => a + b, 0) - columns.length - 1
+  return [...first, ...Array.from({ length: rest }, () => Math.max(Math.floor(left / rest), 16))]
 }
 
 function cell(value: unknown): string {
@@ -61,14 +90,15 @@ export async function reportError(error: unknown, json: boolean): Promise<number
   return exit
 }
 
-interface Explained {
+export interface Explained {
   message: string
   hint: string | undefined
   code: string
   exit: number
 }
 
-async function explain(error: unknown): Promise<Explained> {
+/** An error as the command shows it: one line, a hint, its code and the exit code it means. */
+export async function explain(error: unknown): Promise<Explained> {
   // Imported here: the error classes load zod, which `service-sdk --help` does not need.
   const {
     ServiceAuthenticationError,

@@ -213,6 +213,7 @@ describe('service without configuration, with profiles, and with bad arguments',
       ['listen'],
       ['trigger'],
       ['sim'],
+      ['doctor'],
     ]
     for (const command of commands) {
       const result = await bare(...command, '--help')

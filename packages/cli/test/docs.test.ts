@@ -9,7 +9,7 @@ import { freshHome, run } from './cli.ts'
 // `npx service-sdk` where the CLI is not installed fetches an unrelated package of that name.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
-const COMMANDS = 'sim|upload|listen|trigger|config|spaces|members|subscribe|unsubscribe|events'
+const COMMANDS = 'sim|upload|listen|trigger|config|spaces|members|subscribe|unsubscribe|events|doctor'
 const BARE = new RegExp(`(^|[\\s\`'"(])((pnpm|npm) exec |npx )?service (${COMMANDS})\\b`, 'm')
 
 /** The docs and examples: every README and docs/ page, and the examples' own sources. */

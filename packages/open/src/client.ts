@@ -14,7 +14,7 @@ import {
   type OpenProxyClientOptions,
   type ProxiedOpenClient,
 } from './proxied-client.ts'
-import { stsAccess } from './upload/sts-access.ts'
+import { stsAccess } from './upload/access/sts-access.ts'
 import type { UploadDefaults } from './upload/types.ts'
 import { createUploader, type Uploader } from './upload/uploader.ts'
 import { writableOrgs } from './write-rule.ts'

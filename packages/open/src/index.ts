@@ -55,10 +55,14 @@ export type {
   ListableCheckpointStore,
   SourceFingerprint,
   UploadCheckpoint,
-} from './upload/checkpoint.ts'
-export { type IndexedDbCheckpointOptions, indexedDbCheckpoints } from './upload/indexeddb-checkpoints.ts'
+} from './upload/checkpoints/checkpoint.ts'
+export {
+  type IndexedDbCheckpointOptions,
+  indexedDbCheckpoints,
+} from './upload/checkpoints/indexeddb-checkpoints.ts'
 export type { DonePart } from './upload/oss/types.ts'
-export type { UploadPhase, UploadProgress } from './upload/progress.ts'
+export type { UploadPhase, UploadProgress } from './upload/run/progress.ts'
+export { asUploadFailure, type UploadFailure } from './upload/run/upload-failure.ts'
 export type {
   CleanupOptions,
   CleanupResult,
@@ -77,5 +81,4 @@ export type {
   UploadSource,
   UploadTransferOptions,
 } from './upload/types.ts'
-export { asUploadFailure, type UploadFailure } from './upload/upload-failure.ts'
 export { canWrite, writableOrgs } from './write-rule.ts'

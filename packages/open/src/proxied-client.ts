@@ -7,7 +7,7 @@ import {
 import { createTransport } from '@service-sdk/core/internal'
 import { createOpenApi } from './api.ts'
 import type { OpenClient } from './client.ts'
-import { proxyAccess } from './upload/proxy-access.ts'
+import { proxyAccess } from './upload/access/proxy-access.ts'
 import type { UploadDefaults } from './upload/types.ts'
 import { createUploader } from './upload/uploader.ts'
 import { writableOrgs } from './write-rule.ts'

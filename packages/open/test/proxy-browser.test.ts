@@ -152,9 +152,10 @@ describe.skipIf(!chromium.available)(
       expect(accessUrl.origin).toBe(new URL(sim.urls.open).origin)
       expect(accessUrl.origin).not.toBe(new URL(proxyUrl).origin)
       expect(await servedHash(accessUrl.href)).toBe(sha256(data))
-      expect(answers.map((a) => a.url.split('/').at(-1))).toEqual(
-        expect.arrayContaining(['sign', 'material-save']),
-      )
+      // The page's answers are read as they arrive (a response listener): wait for the last one.
+      await expect
+        .poll(() => answers.map((a) => a.url.split('/').at(-1)))
+        .toEqual(expect.arrayContaining(['sign', 'material-save']))
       expect(errors).toEqual([])
       sim.control.faults.clear()
       await close()

@@ -608,6 +608,7 @@ describe('checkpoints', () => {
       'partSize',
       'parts',
       'source',
+      'updatedAt',
       'uploadId',
       'version',
     ])

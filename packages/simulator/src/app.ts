@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { type Context, Hono, type Next } from 'hono'
+import { createClock } from './clock.ts'
 import type { Quirks, SimContext } from './context.ts'
 import { controlRoutes, createControl, type SimulatorControl } from './control.ts'
 import { json, teamError, traceId } from './envelopes.ts'
@@ -21,6 +22,7 @@ import {
   ossError,
 } from './oss/index.ts'
 import { loginRoutes } from './pages/login.ts'
+import { checkQuirks } from './quirks.ts'
 import { defaultSeed, loadSeed, type Seed } from './seed.ts'
 import { selectorRoutes } from './selector/routes.ts'
 import { BUCKET, createState, type State } from './state.ts'
@@ -28,6 +30,7 @@ import { teamRoutes } from './team/routes.ts'
 import { createReset } from './testing/reset.ts'
 import { createEvents } from './webhooks/events.ts'
 import { createWebhookSender, type DeliveryFaults, type WebhookSenderOptions } from './webhooks/sender.ts'
+import { passValidity } from './webhooks/validity.ts'
 
 export interface SimulatorOptions {
   /** The world to start from: a `Seed`, or the path of a seed JSON file. Default: the built-in seed. */
@@ -42,7 +45,10 @@ export interface SimulatorOptions {
   quirks?: Partial<Quirks>
   /** Webhook delivery policy, and delivery faults to start with. */
   webhooks?: WebhookSenderOptions & DeliveryFaults
-  /** The clock. Default `Date.now`. */
+  /**
+   * The base clock. Default `Date.now`. Tests move the service's time from it with
+   * `control.clock` (see clock.ts); signature times stay on this one.
+   */
   now?: () => number
   /** Where internal failures are reported. Default: stderr. */
   log?: (message: string, error?: unknown) => void
@@ -72,7 +78,9 @@ export interface SimulatorApp {
 /** The simulator as in-process fetch handlers: no ports, for tests that call `app.fetch`. */
 export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp {
   const seed = typeof options.seed === 'string' ? loadSeed(options.seed) : (options.seed ?? defaultSeed())
-  const now = options.now ?? Date.now
+  const wallNow = options.now ?? Date.now
+  const clock = createClock(wallNow)
+  const now = clock.now
   const state: State = createState(seed, { dir: options.stateDir, now: now() })
   const store: ObjectStore = options.stateDir
     ? directoryObjectStore(join(options.stateDir, 'objects'))
@@ -91,7 +99,12 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     state,
     store,
     faults,
-    quirks: { successCode: '0', bareEventTypes: false, selectorFamily: 'both', ...options.quirks },
+    quirks: {
+      successCode: '0',
+      bareEventTypes: false,
+      selectorFamily: 'both',
+      ...checkQuirks(options.quirks ?? {}),
+    },
     now,
     ossEndpoint: () => ossEndpoint,
     publicOrigin: () => publicOrigin,
@@ -101,8 +114,9 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   }
   const events = createEvents(sim, sender, seededRandom(options.faultSeed ?? 1))
   sim.events = events
-  const reset = createReset({ sim, sender, seed, quirks: { ...sim.quirks } })
-  const control = createControl(sim, sender, events.changes, reset)
+  const reset = createReset({ sim, sender, seed, quirks: { ...sim.quirks }, clock })
+  const control = createControl(sim, sender, events.changes, reset, clock)
+  clock.onMove((from, to) => passValidity(sim, events.changes, from, to))
 
   const app = new Hono()
   app.use('*', async (c, next) => {
@@ -125,8 +139,10 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
       get: (accessKeyId) => state.data.sts.find((s) => s.accessKeyId === accessKeyId),
     },
     store,
-    now,
+    now: wallNow,
+    credentialNow: now,
     bucket: BUCKET,
+    cors: () => sim.quirks.ossCors ?? 'open',
     beforeRequest: async (ctx, request) => {
       const action = faults.take(
         {

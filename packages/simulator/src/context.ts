@@ -1,6 +1,6 @@
 import type { Faults } from './faults.ts'
 import type { SavedMaterial } from './open/materials.ts'
-import type { ObjectStore } from './oss/index.ts'
+import type { ObjectStore, OssCors } from './oss/index.ts'
 import type { Id, State } from './state.ts'
 
 /** Variations the live service has been seen to show, switchable per test (docs/service-behaviour.md, "Live-service variations"). */
@@ -40,6 +40,31 @@ export interface Quirks {
    * The other form gets the service's parameter error (MB100001).
    */
   materialSaveForm?: MaterialSaveForm
+  /**
+   * The `dir` of sts-tmp's credentials: `user` (default: `upload/<userId>/`), or `empty` (spec:
+   * `UploadCredential.dir` may be empty): the credential covers the whole bucket, keys start at
+   * its root, and material-save accepts any key of the bucket.
+   */
+  stsDir?: 'user' | 'empty'
+  /**
+   * The field an asset event's object is sent under: `payload` (default: what samples of the live
+   * service show), or another name: the interface's table writes it as "the service" (the brand
+   * word replaced), and a tenant might see any name.
+   */
+  assetEventObject?: string
+  /**
+   * The bucket's CORS rules (`OssCors`): `'open'` (default: any origin, method and header, with
+   * `ETag`, `x-oss-request-id` and `x-oss-hash-crc64ecma` exposed), `'none'` (a bucket without
+   * CORS rules: preflights refused, no `Access-Control-*` header on any answer), or rules as
+   * PutBucketCors takes them.
+   */
+  ossCors?: OssCors
+  /**
+   * The event-types query of an API key whose team lacks the asset-event capability is refused
+   * (MB100002), as subscribing is. Default `false`: the list is answered to every key (the spec
+   * says only that subscribing fails).
+   */
+  eventTypesNeedCapability?: boolean
 }
 
 export type MaterialSaveForm = 'top-level' | 'param' | 'both'

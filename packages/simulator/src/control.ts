@@ -1,8 +1,10 @@
 import { parseServiceJson } from '@service-sdk/core'
 import { Hono } from 'hono'
+import type { MovableClock, SimulatorClock } from './clock.ts'
 import type { MaterialChanges, Quirks, SimContext } from './context.ts'
 import { json } from './envelopes.ts'
 import type { FaultRule, Faults } from './faults.ts'
+import { checkQuirks } from './quirks.ts'
 import type { Seed } from './seed.ts'
 import { SimError } from './sim-error.ts'
 import type { StateData } from './state.ts'
@@ -21,6 +23,12 @@ export interface SimulatorControl {
   /** Expire every STS credential issued so far (as if their lifetime had passed). */
   expireCredentials(): void
   /**
+   * The service's time: `advance(ms)`, `set(time)` and `now()`. Moving it expires what it passes
+   * (STS credentials, team spaces' `invalidTime`, impersonation links) and counts assets' validity
+   * down (VALIDITY events); signature times stay on the real clock. `reset()` puts it back.
+   */
+  clock: SimulatorClock
+  /**
    * Back to the seed (the one it started from, or `seed`): state, subscriptions, deliveries,
    * faults and quirks. Credentials the seed leaves out stay the same. Uploaded objects stay in the
    * object store (their keys are unique, nothing refers to them any more).
@@ -33,8 +41,10 @@ export function createControl(
   sender: WebhookSender,
   materials: MaterialChanges,
   reset: (seed?: Seed) => void,
+  clock: MovableClock,
 ): SimulatorControl {
   return {
+    clock: { now: clock.now, advance: clock.advance, set: clock.set },
     faults: { inject: (rule) => sim.faults.inject(rule), clear: () => sim.faults.clear() },
     quirks: sim.quirks,
     materials,
@@ -83,8 +93,18 @@ export function controlRoutes(control: SimulatorControl): Hono {
     return json({ cleared: true })
   })
   app.put('/quirks', async (c) => {
-    Object.assign(control.quirks, (await c.req.json()) as Partial<Quirks>)
+    Object.assign(control.quirks, checkQuirks((await c.req.json()) as Partial<Quirks>))
     return json(control.quirks)
+  })
+  // GET /_sim/clock; POST /_sim/clock/advance {"ms": 86400000}; PUT /_sim/clock {"time": 1767225600000}
+  app.get('/clock', () => json({ now: control.clock.now() }))
+  app.post('/clock/advance', async (c) => {
+    const { ms } = (await c.req.json()) as { ms?: unknown }
+    return json({ now: await control.clock.advance(Number(ms)) })
+  })
+  app.put('/clock', async (c) => {
+    const { time } = (await c.req.json()) as { time?: unknown }
+    return json({ now: await control.clock.set(Number(time)) })
   })
   app.post('/credentials/expire', () => {
     control.expireCredentials()

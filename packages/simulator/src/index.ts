@@ -5,6 +5,7 @@ export {
   type SimulatorFetch,
   type SimulatorOptions,
 } from './app.ts'
+export type { SimulatorClock } from './clock.ts'
 export type {
   IntakeTarget,
   MaterialChanges,
@@ -24,6 +25,7 @@ export type {
   Faults,
   FaultTarget,
 } from './faults.ts'
+export type { OssCors, OssCorsRule } from './oss/index.ts'
 export { MIN_NODE, UnsupportedNodeError } from './runtime.ts'
 export {
   defaultSeed,

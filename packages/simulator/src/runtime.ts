@@ -1,9 +1,9 @@
 /**
- * The oldest Node the simulator runs on: `AbortSignal.any` (webhook sender, selector upload)
- * arrived in 20.3. Request bodies are parsed without the JSON reviver's `context.source` (21+).
- * Kept equal to `engines.node` in package.json (a test checks).
+ * The oldest Node the simulator supports: the SDK's (the root README; every `engines.node` is
+ * `^22.13.0 || >=24`, a test checks). Request bodies are parsed without the JSON reviver's
+ * `context.source`, so 19-digit ids are read exactly on every supported Node.
  */
-export const MIN_NODE = '20.3.0'
+export const MIN_NODE = '22.13.0'
 
 /** Thrown by `startSimulator()` (and so `service-sim`) on a Node older than `MIN_NODE`. */
 export class UnsupportedNodeError extends Error {

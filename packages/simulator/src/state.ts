@@ -68,6 +68,8 @@ export interface Material {
   /** Versions: the cover asset id of the version line this asset belongs to. */
   coverId?: Id
   version?: number
+  /** A limited validity (a VALIDITY change with an end time): the clock counts it down. */
+  validity?: { endTime: number; startTime?: number }
 }
 
 export interface StsCredential {

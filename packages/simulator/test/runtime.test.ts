@@ -6,14 +6,15 @@ import { assertSupportedNode, atLeast, MIN_NODE, UnsupportedNodeError } from '..
 describe('the Node the simulator needs', () => {
   test('engines.node of the package states MIN_NODE', () => {
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-    expect(manifest.engines.node).toBe(`>=${MIN_NODE}`)
+    expect(manifest.engines.node).toBe(`^${MIN_NODE} || >=24`)
   })
 
   test.each([
-    ['20.2.0', false],
+    ['20.20.2', false],
     ['18.20.4', false],
-    ['v20.3.0', true],
-    ['20.20.2', true],
+    ['22.12.0', false],
+    ['v22.13.0', true],
+    ['22.22.0', true],
     ['24.1.0', true],
   ] as const)('Node %s: supported %s', (version, supported) => {
     expect(atLeast(version, MIN_NODE)).toBe(supported)

@@ -234,6 +234,17 @@ describe('members.impersonate', () => {
     expect(page).toContain('Signed in as Grace Hopper')
   })
 
+  test("the login URL expires when its hours have passed (the simulator's clock moved): the login page refuses it", async () => {
+    const { team } = client()
+    const result = await team.members.impersonate(GRACE, { expiryHours: 2 })
+    expect((await fetch(result.loginUrl)).status).toBe(200)
+    await sim.control.clock.advance(2 * 3_600_000 + 1_000)
+    const expired = await fetch(result.loginUrl)
+    expect(expired.status).toBe(401)
+    expect(await expired.text()).toContain('expired')
+    sim.control.reset()
+  })
+
   test('options are sent; a number id is accepted', async () => {
     const { team } = client()
     const result = await team.members

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isJsonContentType, readCapped } from './body.ts'
+import { BodyBytes, isJsonContentType, readCapped } from './body.ts'
 
 describe('isJsonContentType', () => {
   it.each([
@@ -79,5 +79,23 @@ describe('readCapped', () => {
 
   it('reads no body as empty', async () => {
     expect((await readCapped(null, 10)).byteLength).toBe(0)
+  })
+})
+
+describe('BodyBytes', () => {
+  it('with a declared length, puts the bytes into one buffer of that size: no concatenation', () => {
+    const body = new BodyBytes(1024 * 1024, 64 * 1024)
+    for (let i = 0; i < 4; i++) expect(body.add(new Uint8Array(16 * 1024).fill(65 + i))).toBe(true)
+    const whole = body.whole()
+    expect(whole.buffer.byteLength).toBe(64 * 1024)
+    expect(whole.toString('latin1')).toBe(['A', 'B', 'C', 'D'].map((c) => c.repeat(16 * 1024)).join(''))
+  })
+
+  it('keeps chunks beyond a declared length that was too small, and stops at the cap', () => {
+    const body = new BodyBytes(40, 10)
+    expect(body.add(Buffer.from('0123456789'))).toBe(true)
+    expect(body.add(Buffer.from('abcdefghij'))).toBe(true)
+    expect(body.whole().toString()).toBe('0123456789abcdefghij')
+    expect(body.add(Buffer.alloc(21))).toBe(false)
   })
 })

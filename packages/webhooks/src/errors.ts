@@ -3,8 +3,9 @@ import { ServiceError, type ServiceErrorJSON } from '@service-sdk/core'
 /**
  * Why a delivery or an event was refused or failed:
  * - `invalid_token`: the URL's last segment is not a current token (answered 404).
- * - `payload_too_large` (413), `unsupported_media_type` (415), `malformed_json` (400),
- *   `invalid_payload` (400 at the door; at processing time, the event is dead-lettered).
+ * - `payload_too_large` (413), `malformed_json` (400), `invalid_payload` (400 at the door; at
+ *   processing time, the event is dead-lettered). `unsupported_media_type` is no longer produced
+ *   (a body is never refused for its Content-Type); it stays so that code naming it compiles.
  * - `store_unavailable`: the event could not be stored (answered 503, so the sender retries).
  * - `handler_failed`: a handler threw; see `WebhookHandlerError`.
  * - `transaction_unavailable`: `context.transaction()` on a store without transactions, or a
@@ -12,6 +13,8 @@ import { ServiceError, type ServiceErrorJSON } from '@service-sdk/core'
  * - `body_consumed`: a body parser read the request before the receiver (answered 500).
  * - `unsupported_runtime`: what a store needs is missing (`node:sqlite` on an older Node, the
  *   `pg` package).
+ * - `request_aborted`: the sender closed the connection before the body ended (logged at debug;
+ *   nobody awaits the answer).
  *
  * Bad options are not a `WebhookError`: they throw core's `ServiceValidationError` (code
  * `validation_error`, with `issues`), before anything is opened.
@@ -28,6 +31,7 @@ export type WebhookErrorCode =
   | 'transaction_unavailable'
   | 'body_consumed'
   | 'unsupported_runtime'
+  | 'request_aborted'
 
 /** Errors of the webhook receiver; part of core's hierarchy, so `ServiceError.isInstance` holds. */
 export class WebhookError extends ServiceError {

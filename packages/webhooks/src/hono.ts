@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
+import { assertReceiver } from './adapter-receiver.ts'
 import { isIncomingMessage, nodeDelivery } from './node-body.ts'
 import type { Delivery, WebhookReceiver } from './receiver.ts'
 
@@ -8,6 +9,7 @@ import type { Delivery, WebhookReceiver } from './receiver.ts'
  *     app.post('/webhooks/:token', webhooksHono(receiver))
  */
 export function webhooksHono(receiver: WebhookReceiver): MiddlewareHandler {
+  assertReceiver('webhooksHono', receiver)
   return async (c) => {
     const request = c.req.raw
     let delivery: Delivery

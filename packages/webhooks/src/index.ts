@@ -32,6 +32,7 @@ export {
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './receiver.ts'
+export { DEFAULT_RETENTION, type RetentionOptions, type RetentionSettings } from './retention.ts'
 export { type RunWorkerOptions, runWorker, type WebhookWorker } from './run-worker.ts'
 export type {
   ArrivalLease,

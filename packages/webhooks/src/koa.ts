@@ -20,9 +20,23 @@ export function webhooksKoa(receiver: WebhookReceiver): Middleware {
     delivery.url = ctx.originalUrl
     const rawBody = (ctx.request as { rawBody?: unknown }).rawBody
     if (typeof rawBody === 'string') delivery.body = rawBody
-    const receipt = await receiver.receive(delivery)
-    ctx.status = receipt.status
-    ctx.set(receipt.headers)
-    ctx.body = receipt.body
+    // A sender that goes away mid-body makes Node destroy the socket with a parse error, which
+    // Koa reports for the request in flight through `app.emit('error')` (a stack on stderr by
+    // default). Marked `expose` (as Koa marks errors meant for the client), Koa's default
+    // handler leaves it alone; the receiver logs the delivery as `request_aborted`, at debug.
+    const socket = ctx.req.socket
+    socket.prependListener('error', routine)
+    try {
+      const receipt = await receiver.receive(delivery)
+      ctx.status = receipt.status
+      ctx.set(receipt.headers)
+      ctx.body = receipt.body
+    } finally {
+      socket.off('error', routine)
+    }
   }
+}
+
+function routine(error: Error & { expose?: boolean }): void {
+  error.expose = true
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { finished } from 'node:stream'
-import { tooLarge, type WholeBody } from './body.ts'
+import { BodyBytes, tooLarge, type WholeBody } from './body.ts'
 import { WebhookError } from './errors.ts'
 import type { Delivery } from './receiver.ts'
 
@@ -49,8 +49,7 @@ function bodyOf(req: FrameworkRequest): Delivery['body'] {
  */
 function readWhole(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let total = 0
+    const body = new BodyBytes(maxBytes, Number(req.headers['content-length']))
     let settled = false
     const settle = (error?: unknown) => {
       if (settled) return
@@ -58,11 +57,10 @@ function readWhole(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
       req.off('data', onData)
       stopWatching()
       if (error) reject(error)
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total))
+      else resolve(body.whole())
     }
     const onData = (chunk: Buffer) => {
-      total += chunk.byteLength
-      if (total <= maxBytes) return void chunks.push(chunk)
+      if (body.add(chunk)) return
       // The rest stays unread, the socket open for the 413 (as the iterator left it).
       req.pause()
       settle(tooLarge(maxBytes))

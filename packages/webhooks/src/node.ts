@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ServiceValidationError } from '@service-sdk/core'
+import { assertReceiver } from './adapter-receiver.ts'
 import { type FrameworkRequest, nodeDelivery } from './node-body.ts'
+import { NOT_FOUND_HEADERS } from './receiver/receipt.ts'
 import type { WebhookReceiver } from './receiver.ts'
 
 export type NodeWebhookHandler = (
@@ -33,6 +35,7 @@ export function webhooksNode(
   receiver: WebhookReceiver,
   options: NodeWebhookOptions = {},
 ): NodeWebhookHandler {
+  assertReceiver('webhooksNode', receiver)
   const path = options.path === undefined ? undefined : normalizedPath(options.path)
   return async (req, res, next) => {
     try {
@@ -40,7 +43,7 @@ export function webhooksNode(
       const expected = path ?? (next ? undefined : '/webhooks')
       if (expected !== undefined && parentPath(delivery.url) !== expected) {
         if (next) next()
-        else res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found')
+        else res.writeHead(404, NOT_FOUND_HEADERS).end('Not Found')
         return
       }
       const receipt = await receiver.receive(delivery)

@@ -1,6 +1,7 @@
 import { type Logger, ServiceValidationError } from '@service-sdk/core'
 import { decodeBody } from './decode.ts'
 import { describeError } from './errors.ts'
+import { eventObjectOf } from './event-object.ts'
 import type { WebhookEvent } from './events.ts'
 import { readWebhook } from './parse.ts'
 
@@ -56,13 +57,8 @@ export function orderKeys(orderBy: OrderBy | undefined, logger: Logger): OrderKe
 
 /** Keys read from the decoded body. */
 const BUILT_IN: Record<string, (body: Record<string, unknown>, receivedAt: number) => unknown> = {
-  folderId: (body) => ('folderId' in body ? body.folderId : single(payloadOf(body).folderIds)),
-  materialId: (body) => single(payloadOf(body).materialIds),
-}
-
-function payloadOf(body: Record<string, unknown>): Record<string, unknown> {
-  const payload = body.payload
-  return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {}
+  folderId: (body) => ('folderId' in body ? body.folderId : single(eventObjectOf(body).folderIds)),
+  materialId: (body) => single(eventObjectOf(body).materialIds),
 }
 
 /** The one id of a list naming exactly one; several ids (or none) give no key. */

@@ -10,6 +10,7 @@ import {
 } from '@service-sdk/core'
 import { decodeBody } from './decode.ts'
 import { WebhookError } from './errors.ts'
+import { eventObjectField } from './event-object.ts'
 import { eventTimeMs } from './event-time.ts'
 import type { KnownEventType, KnownWebhookEvent, WebhookEvent } from './events.ts'
 import { readKnownShape } from './known-shapes.ts'
@@ -103,6 +104,7 @@ export function readWebhook(body: Record<string, unknown>, options: ReadOptions 
     warnings.push(warning(['eventType'], body.eventType, 'a string'))
   }
   const input: Record<string, unknown> = { ...body, eventType }
+  movePayload(eventType, input, warnings)
   if (typeof input.eventTime === 'number') input.eventTime = String(input.eventTime)
   if (typeof input.eventId === 'number') input.eventId = String(input.eventId)
   const ms = eventTimeMs(input.eventTime)
@@ -152,6 +154,22 @@ function typedBody(eventType: KnownEventType, input: Record<string, unknown>, wa
   for (const issue of result.error.issues)
     warnings.push(warning(issue.path, valueAt(input, issue.path), issue.message))
   return undefined
+}
+
+/**
+ * An asset event whose object is not under `payload` (see event-object.ts): read as `payload`,
+ * with a warning naming the field it came in; the field itself is left as sent.
+ */
+function movePayload(eventType: string, input: Record<string, unknown>, warnings: SchemaWarning[]): void {
+  if (eventType === FOLDER_CONTENT_UPDATE || input.payload !== undefined) return
+  const field = eventObjectField(input)
+  if (field === undefined) return
+  input.payload = input[field]
+  warnings.push({
+    path: field,
+    value: '(the event object)',
+    message: `the event's object came as "${field}", not "payload": it is read as payload`,
+  })
 }
 
 /** Up to five warnings on one line. */

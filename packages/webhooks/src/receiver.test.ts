@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { captureLogger, manualClock, post } from '../test/helpers.ts'
+import { BASE, captureLogger, manualClock, post } from '../test/helpers.ts'
 import * as S from '../test/samples.ts'
 import { WebhookError, type WebhookHandlerError } from './errors.ts'
 import { createWebhookReceiver, type WebhookReceiverOptions } from './receiver.ts'
@@ -101,6 +101,27 @@ describe('acknowledgement', () => {
   })
 })
 
+describe('the Content-Type', () => {
+  it('is never a reason to refuse a JSON object: none, text/plain, a form type are stored, the unusual type said once', async () => {
+    const { receiver, store, lines } = setup()
+    const types = [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/json']
+    for (const [i, type] of types.entries()) {
+      const response = await receiver.fetch(
+        new Request(`${BASE}/${token}`, {
+          method: 'POST',
+          ...(type ? { headers: { 'content-type': type } } : {}),
+          body: new TextEncoder().encode(`{"eventId":"evt_${i}","eventType":"MATERIAL_DELETED"}`),
+        }),
+      )
+      expect(response.status).toBe(200)
+    }
+    expect(store.size).toBe(4)
+    expect(lines.filter((line) => line.includes('Content-Type'))).toEqual([
+      expect.stringMatching(/^info .*Content-Type null/),
+    ])
+  })
+})
+
 describe('bad input is refused and nothing is stored', () => {
   const cases: Array<[string, () => Request, number]> = [
     ['a wrong token', () => req(generateWebhookToken(), S.addedToFolder), 404],
@@ -111,17 +132,8 @@ describe('bad input is refused and nothing is stored', () => {
       404,
     ],
     ['GET', () => new Request(`https://h.example.com/webhooks/${token}`), 405],
-    ['text/plain', () => req(token, S.addedToFolder, 'text/plain'), 415],
-    [
-      'no content type',
-      () =>
-        new Request(`https://h.example.com/webhooks/${token}`, {
-          method: 'POST',
-          body: new Uint8Array([123, 125]),
-        }),
-      415,
-    ],
-    ['a form', () => req(token, 'a=1', 'application/x-www-form-urlencoded'), 415],
+    ['a form', () => req(token, 'a=1', 'application/x-www-form-urlencoded'), 400],
+    ['text that is not JSON', () => req(token, 'hello', 'text/plain'), 400],
     ['malformed JSON', () => req(token, '{"eventType":"MATERIAL_DELETED",'), 400],
     ['an empty body', () => req(token, ''), 400],
     ['a JSON array', () => req(token, '[{"eventType":"MATERIAL_DELETED"}]'), 400],
@@ -131,7 +143,11 @@ describe('bad input is refused and nothing is stored', () => {
       400,
     ],
     ['invalid UTF-8', () => req(token, new Uint8Array([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d])), 400],
-    ['an oversized body', () => req(token, `{"eventType":"X","pad":"${'x'.repeat(2 * 1024 * 1024)}"}`), 413],
+    [
+      'a body over the default 25 MiB',
+      () => req(token, `{"eventType":"X","pad":"${'x'.repeat(25 * 1024 * 1024)}"}`),
+      413,
+    ],
   ]
 
   function init(body: BodyInit, contentType = 'application/json'): RequestInit {
@@ -149,6 +165,34 @@ describe('bad input is refused and nothing is stored', () => {
     if (status === 404) expect(await response.text()).toBe('Not Found')
     else if (status !== 405) expect((await response.json()).error).toBeTypeOf('string')
     expect(lines.join('\n')).not.toContain(token)
+  })
+
+  it('logs a body refused as too large as an error: its event will not get in until the cap is raised', async () => {
+    const { receiver, lines } = setup({ maxBodyBytes: 1024 })
+    const response = await post(receiver, token, `{"eventId":"big","pad":"${'x'.repeat(2048)}"}`)
+    expect(response.status).toBe(413)
+    expect(lines.filter((line) => line.startsWith('error'))).toEqual([
+      expect.stringContaining('refused a delivery (413 payload_too_large)'),
+    ])
+  })
+
+  it('a sender that goes away mid-body: request_aborted, logged at debug only, nothing stored', async () => {
+    const { receiver, store, lines } = setup()
+    async function* cut() {
+      yield new TextEncoder().encode('{"eventId":"evt_cut","pad":"')
+      throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' })
+    }
+    const receipt = await receiver.receive({
+      method: 'POST',
+      url: `/webhooks/${token}`,
+      contentType: 'application/json',
+      body: cut(),
+    })
+    expect(receipt).toMatchObject({ status: 400, error: { code: 'request_aborted' } })
+    expect(store.size).toBe(0)
+    expect(lines).toEqual([
+      expect.stringMatching(/^debug webhooks: refused a delivery \(400 request_aborted\)/),
+    ])
   })
 
   it('refuses a body larger than maxBodyBytes while streaming, even without Content-Length', async () => {

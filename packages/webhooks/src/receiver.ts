@@ -3,11 +3,19 @@ import { createRedactor, type Instrumentation, redactingLogger } from '@service-
 import { DEFAULT_MAX_BODY_BYTES } from './body.ts'
 import type { WebhookError } from './errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from './events.ts'
+import { OptionIssues } from './option-checks.ts'
 import { type OrderBy, orderKeys } from './order-key.ts'
 import { createProcessor, type WebhookHandler } from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'
 import { type Intake, receive } from './receiver/intake.ts'
+import {
+  type RetentionOptions,
+  type RetentionSettings,
+  retentionSettings,
+  startRetention,
+} from './retention.ts'
 import type { EventStatus, ListOptions, StoredEvent, WebhookStore } from './store.ts'
+import { checkList } from './store-checks.ts'
 import { sqliteStore } from './stores/sqlite.ts'
 import { throttledWarning } from './throttled-warning.ts'
 import { tokenCheck } from './token.ts'
@@ -26,7 +34,10 @@ export interface WebhookReceiverOptions {
   token: string | readonly string[] | false | undefined
   /** Where events wait to be processed. Default `sqliteStore('webhooks.sqlite')` (in the working directory). */
   store?: WebhookStore
-  /** Larger bodies are refused with 413 without being read to the end. Default 1 MiB. */
+  /**
+   * Larger bodies are refused with 413 (logged as an error) without being read to the end.
+   * Default 25 MiB.
+   */
   maxBodyBytes?: number
   /** console, pino or anything with debug/info/warn/error; secrets are redacted. Default: silent. */
   logger?: Partial<Logger>
@@ -56,6 +67,13 @@ export interface WebhookReceiverOptions {
    * README's "Ordering per key" for what it guarantees and costs.
    */
   orderBy?: OrderBy
+  /**
+   * How long finished events stay in the store: done events are deleted once they finished
+   * `doneOlderThanMs` ago (default 7 days), dead letters after `deadOlderThanMs` (default never),
+   * checked once soon after the receiver is created and then every `everyMs` (default 1 hour).
+   * `false`: never prune (the inbox then grows by every event; prune with `events.prune()`).
+   */
+  retention?: RetentionOptions | false
   /** For tests: the time and randomness the worker uses. */
   clock?: WorkerClock
   /**
@@ -137,7 +155,7 @@ export interface WebhookReceiver {
  * processor (processor.ts) runs the handlers on what was stored, here or in `runWorker`s.
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
-  const maxBodyBytes = checkOptions(options)
+  const { maxBodyBytes, retention } = checkOptions(options)
   const check = tokenCheck(options.token)
   const redact = createRedactor(check.secrets)
   const logger = redactingLogger(options.logger, redact)
@@ -171,6 +189,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       logger,
       (n) => `webhooks: refused ${n} request(s) with an unknown token (404) in the last minute`,
     ),
+    noteContentType: once((contentType) =>
+      logger.info(
+        `webhooks: a delivery came with Content-Type ${JSON.stringify(contentType ?? null)}; its body is a JSON object, so it was stored (said once)`,
+      ),
+    ),
     receiving: 0,
   }
   const { instrumentation } = options
@@ -188,6 +211,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     clearImmediate(autoStart)
     return worker.stop()
   }
+  const pruning =
+    retention &&
+    startRetention({ store, settings: retention, clock, logger, redact, reportError: processor.reportError })
   return {
     on: processor.on,
     onUnknown: processor.on,
@@ -199,7 +225,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     stop,
     drain: () => worker.drain(),
     async close() {
-      await stop()
+      await Promise.all([stop(), pruning?.stop()])
       await store.close()
     },
     readiness: () => readiness(store, redact),
@@ -208,8 +234,27 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   }
 }
 
-/** Checks what `tokenCheck` does not; returns `maxBodyBytes` with its default. */
-function checkOptions(options: WebhookReceiverOptions): number {
+/** `f` on its first call only. */
+function once<A extends unknown[]>(f: (...args: A) => void): (...args: A) => void {
+  let done = false
+  return (...args) => {
+    if (done) return
+    done = true
+    f(...args)
+  }
+}
+
+/** The largest `maxBodyBytes`: a body is read into one buffer. */
+const MAX_BODY_LIMIT = 2 ** 31 - 1
+
+/**
+ * Checks what `tokenCheck`, `orderKeys` and the processing settings do not; returns
+ * `maxBodyBytes` and `retention` with their defaults.
+ */
+function checkOptions(options: WebhookReceiverOptions): {
+  maxBodyBytes: number
+  retention: RetentionSettings | undefined
+} {
   if (typeof options !== 'object' || options === null || !('token' in options)) {
     throw new ServiceValidationError('createWebhookReceiver options', [
       {
@@ -218,13 +263,21 @@ function checkOptions(options: WebhookReceiverOptions): number {
       },
     ])
   }
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
-    throw new ServiceValidationError('createWebhookReceiver options', [
-      { path: 'maxBodyBytes', message: 'must be a positive integer' },
-    ])
-  }
-  return maxBodyBytes
+  const issues = new OptionIssues('createWebhookReceiver options')
+  issues.number('maxBodyBytes', options.maxBodyBytes, { integer: true, min: 1, max: MAX_BODY_LIMIT })
+  issues.boolean('strict', options.strict)
+  if (options.store !== undefined && typeof options.store?.insert !== 'function')
+    issues.add('store', 'must be a store (sqliteStore(), postgresStore() or another WebhookStore)')
+  if (options.logger !== undefined) issues.object('logger', options.logger)
+  if (
+    options.processing !== undefined &&
+    options.processing !== false &&
+    issues.object('processing', options.processing)
+  )
+    issues.boolean('processing.autoStart', options.processing.autoStart)
+  const retention = retentionSettings(options.retention, issues)
+  issues.throwIfAny()
+  return { maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, retention }
 }
 
 /** The Web-standard entry: Request in, Response out. */
@@ -243,14 +296,32 @@ async function fetchEntry(deliver: WebhookReceiver['receive'], request: Request)
 function inspection(store: WebhookStore, clock: WorkerClock, worker: Worker): WebhookReceiver['events'] {
   return {
     get: (key) => store.get(key),
-    list: (listOptions) => store.list(listOptions),
+    async list(listOptions) {
+      checkList(listOptions ?? {}, 'events.list options')
+      return store.list(listOptions)
+    },
     counts: () => store.counts(),
     async requeue(keys) {
+      const issues = new OptionIssues('events.requeue keys')
+      issues.strings('keys', keys)
+      issues.throwIfAny()
       const n = await store.requeue(keys === undefined ? { now: clock.now() } : { keys, now: clock.now() })
       if (n > 0) worker.wake()
       return n
     },
-    prune: ({ olderThanMs, status }) =>
-      store.prune({ before: clock.now() - olderThanMs, ...(status === undefined ? {} : { status }) }),
+    async prune(pruneOptions) {
+      const issues = new OptionIssues('events.prune options')
+      if (issues.object('options', pruneOptions)) {
+        if (pruneOptions.olderThanMs === undefined) issues.add('olderThanMs', 'is required (milliseconds)')
+        issues.number('olderThanMs', pruneOptions.olderThanMs, { min: 0, max: Number.MAX_SAFE_INTEGER })
+        issues.oneOf('status', pruneOptions.status, ['done', 'dead'])
+      } else issues.add('options', 'required: { olderThanMs, status? }')
+      issues.throwIfAny()
+      const { olderThanMs, status } = pruneOptions
+      return store.prune({
+        before: Math.floor(clock.now() - olderThanMs),
+        ...(status === undefined ? {} : { status }),
+      })
+    },
   }
 }

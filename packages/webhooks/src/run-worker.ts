@@ -1,6 +1,7 @@
 import type { Logger } from '@service-sdk/core'
 import { createRedactor, type Instrumentation, redactingLogger } from '@service-sdk/core/internal'
 import type { WebhookError } from './errors.ts'
+import { OptionIssues } from './option-checks.ts'
 import { createProcessor, type WebhookHandler, type WebhookHandlers } from './processor.ts'
 import { type Readiness, readiness } from './readiness.ts'
 import type { WebhookReceiver } from './receiver.ts'
@@ -48,6 +49,7 @@ export interface WebhookWorker extends Pick<WebhookReceiver, 'on' | 'onUnknown' 
  * `stop()` or `close()`.
  */
 export function runWorker(options: RunWorkerOptions): WebhookWorker {
+  checkOptions(options)
   const redact = createRedactor(options.secrets ?? [])
   const logger = redactingLogger(options.logger, redact)
   const { store } = options
@@ -86,4 +88,22 @@ export function runWorker(options: RunWorkerOptions): WebhookWorker {
     },
     readiness: () => readiness(store, redact),
   }
+}
+
+/** What `createProcessor` does not check itself (the processing options), before anything starts. */
+function checkOptions(options: RunWorkerOptions): void {
+  const issues = new OptionIssues('runWorker options')
+  if (!issues.object('options', options)) issues.add('store', 'required: the store the receivers store into')
+  else {
+    if (typeof options.store?.claim !== 'function')
+      issues.add('store', 'required: the store the receivers store into (postgresStore(...))')
+    if (issues.object('handlers', options.handlers))
+      for (const [type, handler] of Object.entries(options.handlers ?? {}))
+        if (handler !== undefined) issues.function(`handlers.${type}`, handler)
+    issues.function('onError', options.onError)
+    if (options.logger !== undefined) issues.object('logger', options.logger)
+    issues.boolean('strict', options.strict)
+    issues.strings('secrets', options.secrets)
+  }
+  issues.throwIfAny()
 }

@@ -93,6 +93,11 @@ export interface PruneOptions {
   before: number
   /** Default `done` only: dead letters are kept until re-queued or pruned explicitly. */
   status?: 'done' | 'dead'
+  /**
+   * Delete at most this many, oldest first (a scheduled prune deletes in slices, so a write
+   * never waits long behind it). Default: every one that matches. A store may delete all.
+   */
+  limit?: number
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { ServiceValidationError } from '@service-sdk/core'
 
 /**
@@ -14,7 +14,7 @@ export function generateWebhookToken(): string {
 }
 
 export interface TokenCheck {
-  /** Whether `candidate` is one of the current tokens. Constant time in the candidate's content. */
+  /** Whether `candidate` is one of the current tokens, compared in constant time (see `sha256`). */
   (candidate: string | undefined): boolean
   /** The configured tokens, for the redactor; never logged. */
   readonly secrets: readonly string[]
@@ -47,27 +47,25 @@ export function tokenCheck(token: string | readonly string[] | false | undefined
       ])
     }
   }
+  const digests = tokens.map(sha256)
   const check = (candidate: string | undefined): boolean => {
-    const given = candidate ?? ''
+    const given = sha256(candidate ?? '')
     let ok = false
-    for (const t of tokens) ok = sameToken(given, t) || ok
+    // Every configured token is compared, with no early exit.
+    for (const digest of digests) ok = timingSafeEqual(given, digest) || ok
     return ok
   }
   return Object.assign(check, { secrets: [...tokens] })
 }
 
 /**
- * Whether `candidate` is `token`, in time that depends on the token's length only: every
- * character of the token is compared, with no early exit, and the lengths are compared the same
- * way. Hand-written rather than hashing both sides for `crypto.timingSafeEqual` (equal lengths):
- * Node 24's one-shot `hash()` took 1.6 µs a call on a quiet 2-core machine (4 µs under load),
- * against 29 to 90 µs for a no-op handler's whole request (bench/webhooks); this loop took 0.1 µs.
+ * The SHA-256 of a token: fixed-length, so `timingSafeEqual` (the platform's constant-time
+ * comparison) can compare any candidate with any token, and the time taken depends on neither's
+ * content nor on the token's length. About 2.2 µs of CPU a check with one token (200,000 checks,
+ * load average 6 on 2 cores), against tens of µs for the request that carries it.
  */
-function sameToken(candidate: string, token: string): boolean {
-  let diff = candidate.length ^ token.length
-  // Past the candidate's end charCodeAt gives NaN, which `| 0` turns into 0: no branch.
-  for (let i = 0; i < token.length; i++) diff |= (candidate.charCodeAt(i) | 0) ^ token.charCodeAt(i)
-  return diff === 0
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest()
 }
 
 /** The last non-empty segment of a URL path (the query string is ignored). */

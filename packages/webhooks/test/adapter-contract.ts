@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createWebhookReceiver, type WebhookReceiver } from '../src/receiver.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
 import { generateWebhookToken } from '../src/token.ts'
+import { endlessBody } from './endless-body.ts'
 import * as S from './samples.ts'
 import { subscribe, uploadAssets } from './simulator-client.ts'
 
@@ -25,7 +26,13 @@ export function receiverWithStore(maxBodyBytes = 64 * 1024) {
   return { store, receiver }
 }
 
-export function postJson(url: string, body: string, contentType = 'application/json'): Promise<Response> {
+/** POSTs `body` with this Content-Type; `null`: none at all. */
+export function postJson(
+  url: string,
+  body: string,
+  contentType: string | null = 'application/json',
+): Promise<Response> {
+  if (contentType === null) return fetch(url, { method: 'POST', body: Buffer.from(body) })
   return fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body })
 }
 
@@ -90,15 +97,33 @@ export function adapterContract(name: string, start: StartApp): void {
       expect(store.size).toBe(1)
     })
 
-    it('answers 400 malformed_json to a broken body and 415 to a non-JSON one, storing nothing', async () => {
+    it('answers 400 malformed_json to a broken body or one that is not JSON, storing nothing', async () => {
       const { receiver, store } = receiverWithStore()
       const { url } = await started(receiver)
       const broken = await postJson(`${url}/webhooks/${token}`, '{"eventId":"evt_1","eventType":')
       expect(broken.status).toBe(400)
       expect(await broken.json()).toMatchObject({ error: 'malformed_json' })
-      const text = await postJson(`${url}/webhooks/${token}`, S.addedToFolder, 'text/plain')
-      expect(text.status).toBe(415)
+      const form = await postJson(`${url}/webhooks/${token}`, 'a=1&b=2', 'application/x-www-form-urlencoded')
+      expect(form.status).toBe(400)
       expect(store.size).toBe(0)
+    })
+
+    it('never refuses a JSON object for its Content-Type: none, text/plain, a form type, anything', async () => {
+      const { receiver, store } = receiverWithStore()
+      const { url } = await started(receiver)
+      const types = [
+        null,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/octet-stream',
+      ]
+      for (const [i, type] of types.entries()) {
+        const body = `{"eventId":"evt_type_${i}","eventType":"MATERIAL_DELETED","payload":{"materialIds":[${S.BIG}]}}`
+        const response = await postJson(`${url}/webhooks/${token}`, body, type)
+        expect([type, response.status, await response.json()]).toEqual([type, 200, { received: true }])
+        expect((await store.get(`evt_type_${i}`))?.body).toBe(body)
+      }
     })
 
     it('answers 413 to a declared oversized body and to an endless chunked one, reading about the cap', async () => {
@@ -110,6 +135,26 @@ export function adapterContract(name: string, start: StartApp): void {
       expect(endless.status).toBe(413)
       // What was written before the answer: socket buffers, nowhere near the 64 MiB offered.
       expect(endless.sent).toBeLessThan(16 * 1024 * 1024)
+      expect(store.size).toBe(0)
+    })
+  })
+
+  describe(`${name}: refusals close the connection`, () => {
+    it('closes the connection after a 404 (wrong token) instead of reading an endless body', async () => {
+      const { receiver, store } = receiverWithStore()
+      const { url } = await started(receiver)
+      const outcome = await endlessBody(`${url}/webhooks/${generateWebhookToken()}`)
+      expect(outcome).toMatchObject({ status: 404, closed: true })
+      expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
+      expect(store.size).toBe(0)
+    })
+
+    it('closes the connection after a 413 instead of reading the rest of an endless body', async () => {
+      const { receiver, store } = receiverWithStore(64 * 1024)
+      const { url } = await started(receiver)
+      const outcome = await endlessBody(`${url}/webhooks/${token}`)
+      expect(outcome).toMatchObject({ status: 413, closed: true })
+      expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
       expect(store.size).toBe(0)
     })
   })

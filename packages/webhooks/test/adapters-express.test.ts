@@ -87,6 +87,22 @@ function behindParsers(
       expect(store.size).toBe(1)
     })
 
+    it('hands an error the receiver does not answer itself to next(error)', async () => {
+      const { receiver } = receiverWithStore()
+      const failing = { ...receiver, receive: () => Promise.reject(new TypeError('unexpected')) }
+      const app = express()
+      app.post('/webhooks/:token', webhooksExpress(failing))
+      app.use(
+        (error: Error, _req: express5.Request, res: express5.Response, _next: express5.NextFunction) => {
+          res.status(599).end(`next got ${error.message}`)
+        },
+      )
+      const running = await listen(app)
+      apps.push(running)
+      const response = await postJson(`${running.url}/webhooks/${token}`, S.addedToFolder)
+      expect([response.status, await response.text()]).toEqual([599, 'next got unexpected'])
+    })
+
     it('refuses something that is not a receiver when the handler is built', () => {
       expect(() => webhooksExpress({} as WebhookReceiver)).toThrow(ServiceValidationError)
     })

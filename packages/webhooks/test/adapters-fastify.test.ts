@@ -4,7 +4,8 @@ import { ServiceValidationError } from '@service-sdk/core'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { webhooksFastify } from '../src/fastify.ts'
-import type { WebhookReceiver } from '../src/receiver.ts'
+import { createWebhookReceiver, type WebhookReceiver } from '../src/receiver.ts'
+import { memoryStoreForTests } from '../src/stores/memory.ts'
 import { adapterContract, postJson, type RunningApp, receiverWithStore, token } from './adapter-contract.ts'
 import * as S from './samples.ts'
 
@@ -32,6 +33,19 @@ describe('webhooksFastify is scoped to its route', () => {
       expect(await echo.json()).toEqual({ got: { a: 1 } })
       expect((await postJson(`${app.url}/webhooks/${token}`, S.deletedRecycle)).status).toBe(200)
       expect((await store.get('evt_deleted_1'))?.body).toBe(S.deletedRecycle)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it("stores a body past Fastify's own bodyLimit (1 MiB): maxBodyBytes is what applies", async () => {
+    const store = memoryStoreForTests()
+    const receiver = createWebhookReceiver({ token, store, maxBodyBytes: 4 * 1024 * 1024, processing: false })
+    const app = await listen(appWith(receiver))
+    try {
+      const body = `{"eventId":"evt_big","eventType":"MATERIAL_DELETED","pad":"${'x'.repeat(2 * 1024 * 1024)}"}`
+      expect((await postJson(`${app.url}/webhooks/${token}`, body)).status).toBe(200)
+      expect((await store.get('evt_big'))?.body).toBe(body)
     } finally {
       await app.close()
     }

@@ -58,6 +58,28 @@ describe('webhooksKoa behind a body parser', () => {
     }
   })
 
+  it.each(MAJORS)(
+    '%s: a parser that consumed the stream without keeping the text: 500, nothing stored',
+    async (_, Koa) => {
+      const { receiver, store } = receiverWithStore()
+      const consuming: Middleware = async (ctx, next) => {
+        for await (const _chunk of ctx.req) {
+          // read and dropped, as a parser without rawBody leaves it
+        }
+        await next()
+      }
+      const app = await listen(Koa, receiver, consuming)
+      try {
+        const response = await postJson(`${app.url}/webhooks/${token}`, S.inboundUpload)
+        expect(response.status).toBe(500)
+        expect(await response.json()).toMatchObject({ error: 'body_consumed' })
+        expect(store.size).toBe(0)
+      } finally {
+        await app.close()
+      }
+    },
+  )
+
   it('refuses something that is not a receiver when the middleware is built', () => {
     expect(() => webhooksKoa(undefined as unknown as WebhookReceiver)).toThrow(ServiceValidationError)
   })

@@ -10,6 +10,7 @@ import { webhooksNode } from '../src/node.ts'
 import { createWebhookReceiver, type WebhookReceiver } from '../src/receiver.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
 import { generateWebhookToken } from '../src/token.ts'
+import { endlessBody } from './endless-body.ts'
 import * as S from './samples.ts'
 
 const token = generateWebhookToken()
@@ -114,6 +115,51 @@ describe.each(Object.entries(kinds))('%s', (_name, start) => {
     // What was written before the answer: socket buffers on both sides, nowhere near the 64 MiB offered.
     expect(sent).toBeLessThan(16 * 1024 * 1024)
     expect(store.size).toBe(0)
+  })
+})
+
+describe.each(Object.entries(kinds))('%s: refusals close the connection', (_name, start) => {
+  it('closes the connection after a 404 (wrong token) instead of reading an endless body', async () => {
+    const { receiver, store } = receiverWithStore()
+    const outcome = await endlessBody(`${await start(receiver)}/webhooks/${generateWebhookToken()}`)
+    expect(outcome).toMatchObject({ status: 404, closed: true })
+    expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
+    expect(store.size).toBe(0)
+  })
+
+  it('closes the connection after a 413 instead of reading the rest of an endless body', async () => {
+    const { receiver, store } = receiverWithStore(64 * 1024)
+    const outcome = await endlessBody(`${await start(receiver)}/webhooks/${token}`)
+    expect(outcome).toMatchObject({ status: 413, closed: true })
+    expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
+    expect(store.size).toBe(0)
+  })
+})
+
+describe('webhooksNode: refusals before the body close the connection', () => {
+  it('after a 404 for another path and a 405 for another method, without reading an endless body', async () => {
+    const { receiver, store } = receiverWithStore()
+    const url = await nodeServer(receiver)
+    for (const [method, path, status] of [
+      ['POST', `/elsewhere/${token}`, 404],
+      ['PUT', `/webhooks/${token}`, 405],
+    ] as const) {
+      const outcome = await endlessBody(`${url}${path}`, method)
+      expect(outcome, `${method} ${path}`).toMatchObject({ status, closed: true })
+      expect(outcome.sent).toBeLessThan(16 * 1024 * 1024)
+    }
+    expect(store.size).toBe(0)
+  })
+})
+
+describe('webhooksNode and webhooksHono when built', () => {
+  it('refuse something that is not a receiver, with a validation_error', () => {
+    expect(() => webhooksNode({} as WebhookReceiver)).toThrow(
+      expect.objectContaining({ code: 'validation_error' }),
+    )
+    expect(() => webhooksHono(undefined as unknown as WebhookReceiver)).toThrow(
+      expect.objectContaining({ code: 'validation_error' }),
+    )
   })
 })
 

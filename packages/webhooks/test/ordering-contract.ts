@@ -141,6 +141,27 @@ export function orderingContract(name: string, open: () => Promise<WebhookStore>
       }
     })
 
+    it('puts a re-queued dead letter back in its place: later events of its key not run yet wait for it', async () => {
+      const store = await open()
+      const event = (key: string) => ({ key, eventType: 'X', body: '{}', receivedAt: 1, orderKey: 'k' })
+      try {
+        for (const key of ['a', 'b', 'c']) await store.insert(event(key))
+        const claim = async (now: number) =>
+          (await store.claim({ owner: 'w', limit: 10, now, leaseMs: 1000 })).map((e) => e.key)
+        expect(await claim(10)).toEqual(['a'])
+        await store.settle('a', 'w', { status: 'dead', at: 11, error: 'x' })
+        expect(await claim(11)).toEqual(['b'])
+        expect(await store.requeue({ keys: ['a'], now: 12 })).toBe(1)
+        await store.settle('b', 'w', { status: 'done', at: 13 })
+        // c was stored after a: a runs first again, then c.
+        expect(await claim(13)).toEqual(['a'])
+        await store.settle('a', 'w', { status: 'done', at: 14 })
+        expect(await claim(14)).toEqual(['c'])
+      } finally {
+        await store.close()
+      }
+    })
+
     it('without orderBy, events naming the same asset run side by side (what orderBy prevents)', async () => {
       const t = await setup({}, false)
       try {

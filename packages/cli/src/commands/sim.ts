@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import type { Seed } from '@service-sdk/simulator'
-import type { Command } from 'commander'
+import type { Quirks, Seed } from '@service-sdk/simulator'
+import { type Command, InvalidArgumentError } from 'commander'
 import { configFile, type SettingName, writeProfile } from '../config.ts'
 import { contextOf } from '../context.ts'
 import { CliError } from '../errors.ts'
@@ -19,6 +19,7 @@ interface SimOptions {
   openToken?: string
   apiKey?: string
   saveProfile?: string | boolean
+  quirks?: Partial<Quirks>
 }
 
 interface Credentials {
@@ -50,6 +51,11 @@ export function simCommand(program: Command): void {
     .option('--open-token <token>', 'a fixed open token')
     .option('--api-key <key>', 'a fixed subscription API key')
     .option(
+      '--quirks <json>',
+      'live-service variations and bucket settings, as a JSON object (the simulator README lists them): \'{"ossCors":"none"}\'',
+      quirksOf,
+    )
+    .option(
       '--save-profile [name]',
       'save the URLs and credentials as this profile (default: "default") for the other commands',
     )
@@ -61,11 +67,14 @@ Examples:
   service-sdk sim --save-profile                    # ... and point every other command at it
   service-sdk sim --env > .sim.env &                # then: . ./.sim.env && node quickstart.mjs
   service-sdk sim --port 0 --oss-port 0 --env --team-api-key team_sk_ci --open-token ot_ci --api-key sk_ci
+  service-sdk sim --quirks '{"ossCors":"none"}'       # a bucket without CORS rules (service-sdk doctor --origin ... fails)
 The built-in world (ids of spaces, folders and members) is described in @service-sdk/simulator's README.`,
     )
     .action(async (options: SimOptions, command: Command) => {
       const ctx = contextOf(command)
-      const { defaultSeed, loadSeed, simulatorEnv, startSimulator } = await import('@service-sdk/simulator')
+      const { defaultSeed, loadSeed, SimError, simulatorEnv, startSimulator } = await import(
+        '@service-sdk/simulator'
+      )
       const { generateWebhookToken } = await import('@service-sdk/webhooks')
       const seed = withCredentials(
         options.seed ? loadSeedFile(loadSeed, options.seed) : defaultSeed(),
@@ -77,7 +86,10 @@ The built-in world (ids of spaces, folders and members) is described in @service
         host: options.host,
         seed,
         ...(options.state ? { stateDir: options.state } : {}),
+        ...(options.quirks ? { quirks: options.quirks } : {}),
       }).catch((error: NodeJS.ErrnoException) => {
+        if (error instanceof SimError)
+          throw new CliError('usage', error.message, 'See the quirks table of the simulator README')
         if (error.code === 'EADDRINUSE')
           throw new CliError(
             'failed',
@@ -107,6 +119,19 @@ The built-in world (ids of spaces, folders and members) is described in @service
       await stopped
       await sim.stop()
     })
+}
+
+/** `--quirks`: a JSON object; the simulator checks the values it would otherwise misread. */
+function quirksOf(value: string): Partial<Quirks> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    throw new InvalidArgumentError('a JSON object of quirks, e.g. \'{"ossCors":"none"}\'')
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new InvalidArgumentError('a JSON object of quirks, e.g. \'{"ossCors":"none"}\'')
+  return parsed as Partial<Quirks>
 }
 
 function loadSeedFile(loadSeed: (file: string) => Seed, file: string): Seed {

@@ -1,4 +1,4 @@
-import { refuseRelativeKey } from '../upload/key.ts'
+import { refuseRelativeKey } from '../upload/engine/key.ts'
 import { nodeCrypto } from '../upload/oss/hmac.ts'
 
 /**

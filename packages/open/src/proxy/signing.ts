@@ -1,5 +1,5 @@
 import type { UploadCredential, ValidationIssue } from '@service-sdk/core'
-import { refuseRelativeKey } from '../upload/key.ts'
+import { refuseRelativeKey } from '../upload/engine/key.ts'
 import { checkedOptions, refusedCredential } from '../upload/oss/connection.ts'
 import { typeOfKey } from '../upload/oss/content-type.ts'
 import { hmacSha1 } from '../upload/oss/hmac.ts'

@@ -1,7 +1,7 @@
 import type { IdLike, RetryOptions, SavedMaterial } from '@service-sdk/core'
-import type { CheckpointStore, ListableCheckpointStore } from './checkpoint.ts'
-import type { UploadPhase, UploadProgress } from './progress.ts'
-import type { UploadFailure } from './upload-failure.ts'
+import type { CheckpointStore, ListableCheckpointStore } from './checkpoints/checkpoint.ts'
+import type { UploadPhase, UploadProgress } from './run/progress.ts'
+import type { UploadFailure } from './run/upload-failure.ts'
 
 /**
  * What can be uploaded. Node: a file path, a Buffer / Uint8Array / ArrayBuffer, a Blob or File,

@@ -1,11 +1,13 @@
 import type { Logger } from '@service-sdk/core'
 import type { Instrumentation } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
-import { createAccessCache } from './access-cache.ts'
-import { loadEngine } from './load-engine.ts'
-import { resolveDefaults } from './options.ts'
+import { createAccessCache } from './access/access-cache.ts'
+import { resolveDefaults } from './options/options.ts'
 import type { StorageAccess } from './oss/access.ts'
-import { createPlatform } from './runtime.ts'
+import { createPlatform } from './platform/runtime.ts'
+import { loadEngine } from './run/load-engine.ts'
+import { startUpload } from './run/upload.ts'
+import { startUploadMany } from './run/upload-many.ts'
 import type {
   CleanupOptions,
   CleanupResult,
@@ -17,8 +19,6 @@ import type {
   UploadOptions,
   UploadSource,
 } from './types.ts'
-import { startUpload } from './upload.ts'
-import { startUploadMany } from './upload-many.ts'
 
 export interface Uploader {
   upload(source: UploadSource, options?: UploadOptions): Upload

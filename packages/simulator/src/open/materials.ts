@@ -86,8 +86,9 @@ async function checkItem(sim: SimContext, userId: Id, space: SpaceKey, item: unk
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) {
     throw new SimError('bad_request', `${at}.size must be a non-negative integer (bytes)`)
   }
-  if (!key.startsWith(uploadDir(userId))) {
-    throw new SimError('forbidden', `${at}.key is outside the caller's upload directory ${uploadDir(userId)}`)
+  const dir = uploadDir(sim, userId)
+  if (!key.startsWith(dir)) {
+    throw new SimError('forbidden', `${at}.key is outside the caller's upload directory ${dir}`)
   }
   const object = await sim.store.head(BUCKET, key)
   if (!object) throw new SimError('not_found', `${at}.key: no uploaded object ${key}`)

@@ -11,6 +11,8 @@ import { saveMaterials } from './materials.ts'
 import { orgList } from './orgs.ts'
 import { issueCredential } from './sts.ts'
 
+const CAPABILITY_OFF = 'The team has not enabled the asset-event subscription capability'
+
 type OpenEnv = { Variables: { caller: OpenToken } }
 type SubscriptionEnv = { Variables: { apiKey: ApiKey } }
 
@@ -104,6 +106,8 @@ export function subscriptionRoutes(sim: SimContext): Hono<SubscriptionEnv> {
 
   app.get('/material-automation-event-types', (c) => {
     const apiKey = c.get('apiKey')
+    if (sim.quirks.eventTypesNeedCapability && !sim.state.team(apiKey.teamId)?.assetEvents)
+      throw new SimError('forbidden', CAPABILITY_OFF)
     const list = ASSET_EVENTS.map((e) => ({
       code: e.code,
       desc: e.desc,
@@ -130,7 +134,7 @@ export function subscriptionRoutes(sim: SimContext): Hono<SubscriptionEnv> {
     const operation = operationOf(body.operation)
     const team = sim.state.team(apiKey.teamId)
     if (operation === 'ADD' && !team?.assetEvents) {
-      throw new SimError('forbidden', 'The team has not enabled the asset-event subscription capability')
+      throw new SimError('forbidden', CAPABILITY_OFF)
     }
     const data = sim.state.data
     for (const eventType of eventTypes as string[]) {

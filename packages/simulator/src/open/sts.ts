@@ -1,9 +1,12 @@
 import type { SimContext } from '../context.ts'
 import { BUCKET, type Id, secret } from '../state.ts'
 
-/** The directory a user's STS credentials may write into; material-save accepts keys under it only. */
-export function uploadDir(userId: Id): string {
-  return `upload/${userId}/`
+/**
+ * The directory a user's STS credentials may write into; material-save accepts keys under it only.
+ * With the `stsDir: 'empty'` quirk, `''`: the whole bucket (spec: `UploadCredential.dir` may be empty).
+ */
+export function uploadDir(sim: Pick<SimContext, 'quirks'>, userId: Id): string {
+  return sim.quirks.stsDir === 'empty' ? '' : `upload/${userId}/`
 }
 
 /** sts-tmp: short-lived credentials bound to the simulator's bucket and the caller's directory. */
@@ -13,7 +16,7 @@ export function issueCredential(sim: SimContext, userId: Id) {
     accessKeySecret: secret('', 24),
     securityToken: secret('CAIS', 48),
     bucket: BUCKET,
-    dir: uploadDir(userId),
+    dir: uploadDir(sim, userId),
     userId,
     expiresAt: sim.now() + sim.stsTtlMs,
   }

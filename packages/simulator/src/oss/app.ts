@@ -1,10 +1,11 @@
 import { Hono } from 'hono'
 import { authenticate, parseAuthorization } from './auth.ts'
 import { discardBody, nodeIncoming, requestBody } from './body-source.ts'
-import { applyCors, preflight } from './cors.ts'
+import { applyCors, type OssCors, preflight } from './cors.ts'
 import {
   LISTING_OPERATIONS,
   type OssCredential,
+  type OssOperation,
   type OssRequestContext,
   WRITE_OPERATIONS,
 } from './credentials.ts'
@@ -19,8 +20,10 @@ const MAX_DISCARD = 64 * 1024 * 1024
 export interface OssOptions {
   credentials: { get(accessKeyId: string): OssCredential | undefined }
   store: ObjectStore
-  /** The clock for signature times and credential expiry. Default `Date.now`. */
+  /** The clock of signature times (a request's date, a signed URL's expiry). Default `Date.now`. */
   now?: () => number
+  /** The clock of credential lifetimes (the service's, which tests may move). Default `now`. */
+  credentialNow?: () => number
   /** Default 'oss-cn-hangzhou' (ali-oss's default); V4 signatures must be scoped to it. */
   region?: string
   /** Bucket for requests whose Host does not name one (cname endpoints, browsers on an IP). */
@@ -33,6 +36,8 @@ export interface OssOptions {
     ctx: OssRequestContext,
     request: Request,
   ) => Response | OssRequestTweaks | undefined | Promise<Response | OssRequestTweaks | undefined>
+  /** The bucket's CORS rules, read on each request (they may change). Default `'open'`. */
+  cors?: () => OssCors
   /** Where unexpected failures are reported (not client disconnects). Default: console.error. */
   log?: (message: string, error?: unknown) => void
 }
@@ -68,17 +73,51 @@ type Fail = (code: OssErrorCode, message?: string, fields?: Record<string, strin
 
 /** The same as a plain fetch handler; `env` may carry Node's request (`env.incoming`). */
 function ossHandler(options: OssOptions): (request: Request, env?: unknown) => Promise<Response> {
-  const now = options.now ?? Date.now
-  const region = options.region ?? 'oss-cn-hangzhou'
-  const signingRegion = region.replace(/^oss-/, '')
-  const log = options.log ?? ((message, error) => console.error(`[oss] ${message}`, error ?? ''))
+  const router = new OssRouter(options)
+  return (request, env) => router.handle(request, env)
+}
 
-  async function route(request: Request, env: unknown, requestId: string): Promise<Response> {
-    const method = request.method.toUpperCase()
-    const head = method === 'HEAD'
-    const url = new URL(request.url)
-    const bucket = bucketFromHost(request.headers.get('host') ?? url.host, options.bucket)
-    const fail = (code: OssErrorCode, message?: string, fields: Record<string, string> = {}) =>
+/** Where a request goes: its bucket, its key (as sent, not normalised) and its query. */
+interface Target {
+  bucket: string
+  key: string
+  query: QueryParams
+}
+
+/** One request at a time: its target, the operation, the fault hook, authentication, the answer. */
+class OssRouter {
+  readonly #options: OssOptions
+  readonly #now: () => number
+  readonly #region: string
+  readonly #log: (message: string, error?: unknown) => void
+  readonly #cors: () => OssCors
+
+  constructor(options: OssOptions) {
+    this.#options = options
+    this.#now = options.now ?? Date.now
+    this.#region = options.region ?? 'oss-cn-hangzhou'
+    this.#log = options.log ?? ((message, error) => console.error(`[oss] ${message}`, error ?? ''))
+    this.#cors = options.cors ?? (() => 'open' as const)
+  }
+
+  async handle(request: Request, env: unknown): Promise<Response> {
+    const requestId = newRequestId()
+    let response: Response
+    try {
+      response = await this.#route(request, env, requestId)
+    } catch (error) {
+      if (!clientGone(error)) this.#log(`${request.method} ${request.url} failed`, error)
+      const message = 'We encountered an internal error. Please try again.'
+      response = ossError(500, 'InternalError', message, request.method === 'HEAD', { RequestId: requestId })
+    }
+    if (response.status >= 300) await discardBody(request, env, MAX_DISCARD)
+    return finish(request, response, requestId, this.#cors())
+  }
+
+  /** The OSS error answer of this request (its request id and host id in the body). */
+  #failer(head: boolean, bucket: string | undefined, requestId: string): Fail {
+    const region = this.#region
+    return (code, message, fields = {}) =>
       ossErrorFor(code, {
         message,
         head,
@@ -88,13 +127,12 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
           ...fields,
         },
       })
+  }
 
-    if (method === 'OPTIONS') {
-      const answer = preflight(request)
-      if ('refused' in answer) return fail('AccessForbidden', answer.refused)
-      return new Response(null, answer)
-    }
-
+  /** The bucket, key and query, or the error that refuses them. */
+  #target(request: Request, env: unknown, fail: Fail): Target | Response {
+    const url = new URL(request.url)
+    const bucket = bucketFromHost(request.headers.get('host') ?? url.host, this.#options.bucket)
     // The raw request line when Node gives it: URL parsing would normalise `a/../b` in a key.
     const raw = nodeIncoming(env)?.url
     const { path, search } = raw?.startsWith('/')
@@ -112,37 +150,45 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
       return fail('InvalidBucketName', 'The Host names no bucket and the simulator has no default bucket.')
     if (Buffer.byteLength(key) > 1023)
       return fail('InvalidObjectName', 'The object name must be at most 1023 bytes.')
+    return { bucket, key, query }
+  }
 
+  async #route(request: Request, env: unknown, requestId: string): Promise<Response> {
+    const method = request.method.toUpperCase()
+    const url = new URL(request.url)
+    const fail = this.#failer(
+      method === 'HEAD',
+      bucketFromHost(request.headers.get('host') ?? url.host, this.#options.bucket),
+      requestId,
+    )
+    if (method === 'OPTIONS') {
+      const answer = preflight(request, this.#cors())
+      return 'refused' in answer ? fail('AccessForbidden', answer.refused) : new Response(null, answer)
+    }
+    const target = this.#target(request, env, fail)
+    if (target instanceof Response) return target
+    const { bucket, key, query } = target
     const identified = identify(method, key, query, request.headers)
     if ('code' in identified) return fail(identified.code, identified.message)
     const { op } = identified
-
     const signable = { method, bucket, key, query, headers: request.headers }
     const authorization = parseAuthorization(signable)
-    const partNumber = op === 'UploadPart' ? partNumberOf(query) : undefined
-    const uploadId = queryValue(query, 'uploadId')
-    const ctx: OssRequestContext = {
-      op,
-      method,
-      bucket,
-      key,
-      ...('accessKeyId' in authorization && authorization.accessKeyId
-        ? { accessKeyId: authorization.accessKeyId }
-        : {}),
-      ...(partNumber !== undefined ? { partNumber } : {}),
-      ...(uploadId !== undefined && op !== 'PutObject' && op !== 'GetObject' ? { uploadId } : {}),
-    }
     // Before authentication, so a hook that expires the credential makes this very request fail.
-    const injected = await options.beforeRequest?.(ctx, request)
+    const injected = await this.#options.beforeRequest?.(
+      contextOf(op, method, target, authorization),
+      request,
+    )
     if (injected instanceof Response) return injected
-
-    const auth = { credentials: options.credentials, now: now(), region: signingRegion }
+    const auth = {
+      credentials: this.#options.credentials,
+      now: this.#now(),
+      credentialNow: (this.#options.credentialNow ?? this.#now)(),
+      region: this.#region.replace(/^oss-/, ''),
+    }
     const run = (dir: string) =>
       OPERATIONS[op]({
-        store: options.store,
-        bucket,
-        key,
-        query,
+        store: this.#options.store,
+        ...target,
         headers: request.headers,
         body: () => requestBody(request, env),
         origin: `${url.protocol}//${request.headers.get('host') ?? url.host}`,
@@ -154,70 +200,76 @@ function ossHandler(options: OssOptions): (request: Request, env?: unknown) => P
     if (op === 'PostObject') return answer(run(''), fail)
     const result = authenticate(signable, authorization, auth)
     if ('failure' in result) return fail(result.failure.code, result.failure.message, result.failure.fields)
-    const { credential } = result
-    if (credential.bucket !== bucket)
-      return fail('AccessDenied', 'The bucket you access does not belong to you.')
-    if (WRITE_OPERATIONS.has(op) && !key.startsWith(credential.dir)) {
-      return fail(
-        'AccessDenied',
-        `Access denied by authorizer's policy: writes are allowed under ${credential.dir} only.`,
-      )
-    }
-    if (LISTING_OPERATIONS.has(op) && !(queryValue(query, 'prefix') ?? '').startsWith(credential.dir)) {
-      return fail(
-        'AccessDenied',
-        `Access denied by authorizer's policy: listings must name a prefix under ${credential.dir}.`,
-      )
-    }
-
-    return answer(run(credential.dir), fail)
+    const refused = scopeRefusal(result.credential, op, target, fail)
+    return refused ?? answer(run(result.credential.dir), fail)
   }
+}
 
-  /** An operation's answer, or its OSS error. */
-  async function answer(running: Promise<Response>, fail: Fail): Promise<Response> {
-    try {
-      return await running
-    } catch (error) {
-      if (error instanceof ObjectStoreError || error instanceof OperationError) {
-        const answer = fail(error.code, error.message === error.code ? undefined : error.message, {
-          ...error.fields,
-        })
-        if (error instanceof OperationError)
-          for (const [name, value] of Object.entries(error.headers)) answer.headers.set(name, value)
-        return answer
-      }
-      throw error
-    }
+/** What the fault hook is told of a request. */
+function contextOf(
+  op: OssOperation,
+  method: string,
+  target: Target,
+  authorization: ReturnType<typeof parseAuthorization>,
+): OssRequestContext {
+  const partNumber = op === 'UploadPart' ? partNumberOf(target.query) : undefined
+  const uploadId = queryValue(target.query, 'uploadId')
+  return {
+    op,
+    method,
+    bucket: target.bucket,
+    key: target.key,
+    ...('accessKeyId' in authorization && authorization.accessKeyId
+      ? { accessKeyId: authorization.accessKeyId }
+      : {}),
+    ...(partNumber !== undefined ? { partNumber } : {}),
+    ...(uploadId !== undefined && op !== 'PutObject' && op !== 'GetObject' ? { uploadId } : {}),
   }
+}
 
-  return async (request, env) => {
-    const requestId = newRequestId()
-    let response: Response
-    try {
-      response = await route(request, env, requestId)
-    } catch (error) {
-      if (!clientGone(error)) log(`${request.method} ${request.url} failed`, error)
-      response = ossError(
-        500,
-        'InternalError',
-        'We encountered an internal error. Please try again.',
-        request.method === 'HEAD',
-        {
-          RequestId: requestId,
-        },
-      )
+/** The credential's scope: its bucket, writes under its `dir`, listings of a prefix under it. */
+function scopeRefusal(
+  credential: OssCredential,
+  op: OssOperation,
+  target: Target,
+  fail: Fail,
+): Response | undefined {
+  const { dir } = credential
+  if (credential.bucket !== target.bucket)
+    return fail('AccessDenied', 'The bucket you access does not belong to you.')
+  if (WRITE_OPERATIONS.has(op) && !target.key.startsWith(dir))
+    return fail('AccessDenied', `Access denied by authorizer's policy: writes are allowed under ${dir} only.`)
+  if (LISTING_OPERATIONS.has(op) && !(queryValue(target.query, 'prefix') ?? '').startsWith(dir))
+    return fail(
+      'AccessDenied',
+      `Access denied by authorizer's policy: listings must name a prefix under ${dir}.`,
+    )
+  return undefined
+}
+
+/** An operation's answer, or its OSS error. */
+async function answer(running: Promise<Response>, fail: Fail): Promise<Response> {
+  try {
+    return await running
+  } catch (error) {
+    if (error instanceof ObjectStoreError || error instanceof OperationError) {
+      const answer = fail(error.code, error.message === error.code ? undefined : error.message, {
+        ...error.fields,
+      })
+      if (error instanceof OperationError)
+        for (const [name, value] of Object.entries(error.headers)) answer.headers.set(name, value)
+      return answer
     }
-    if (response.status >= 300) await discardBody(request, env, MAX_DISCARD)
-    return finish(request, response, requestId)
+    throw error
   }
 }
 
 /** Every answer, the hook's included: a request id, the server name, CORS. */
-function finish(request: Request, response: Response, requestId: string): Response {
+function finish(request: Request, response: Response, requestId: string, cors: OssCors): Response {
   const decorate = (headers: Headers) => {
     if (!headers.has('x-oss-request-id')) headers.set('x-oss-request-id', requestId)
     headers.set('server', 'AliyunOSS')
-    applyCors(request, headers)
+    applyCors(request, headers, cors)
   }
   try {
     decorate(response.headers)

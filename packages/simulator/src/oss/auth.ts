@@ -105,10 +105,20 @@ function v4Fields(
 
 export interface AuthOptions {
   credentials: { get(accessKeyId: string): OssCredential | undefined }
+  /** The time requests are signed against: a request's date, a signed URL's expiry. */
   now: number
+  /** The time credentials expire against (the service's clock). Default `now`. */
+  credentialNow?: number
   /** Signing region, without the `oss-` prefix. */
   region: string
 }
+
+type Signed = Extract<Authorization, { scheme: 'v1' | 'v4' }>
+type Failed = { failure: AuthFailure }
+
+const fail = (code: OssErrorCode, message?: string, fields?: Record<string, string>): Failed => ({
+  failure: { code, ...(message ? { message } : {}), ...(fields ? { fields } : {}) },
+})
 
 /**
  * Checks a request the way OSS does, in this order: the scheme is well-formed; the time is
@@ -119,83 +129,100 @@ export function authenticate(
   request: SignableRequest,
   auth: Authorization,
   options: AuthOptions,
-): { credential: OssCredential } | { failure: AuthFailure } {
-  const fail = (code: OssErrorCode, message?: string, fields?: Record<string, string>) => ({
-    failure: { code, ...(message ? { message } : {}), ...(fields ? { fields } : {}) },
-  })
+): { credential: OssCredential } | Failed {
   if (auth.scheme === 'anonymous')
     return fail('AccessDenied', 'Anonymous access is forbidden for this operation.')
   if (auth.scheme === 'malformed') return fail('InvalidArgument', auth.message)
+  const time = auth.scheme === 'v1' ? timeV1(request, auth, options.now) : timeV4(request, auth, options)
+  if ('failure' in time) return time
+  const found = credentialOf(request, auth, options)
+  if ('failure' in found) return found
+  const mismatch = signatureMismatch(request, auth, found.credential, time.dateLine)
+  return mismatch ?? found
+}
 
-  const { headers, query } = request
-  const now = options.now
-  const serverTime = new Date(now).toISOString()
-  const skewed = (requestTime: string, at: number) =>
-    Math.abs(now - at) > MAX_SKEW_MS
-      ? fail('RequestTimeTooSkewed', undefined, {
-          RequestTime: requestTime,
-          ServerTime: serverTime,
-          MaxAllowedSkewMilliseconds: String(MAX_SKEW_MS),
-        })
-      : undefined
+/** `RequestTimeTooSkewed` when `at` is further than the allowed skew from the server's time. */
+function skewed(requestTime: string, at: number, now: number): Failed | undefined {
+  if (Math.abs(now - at) <= MAX_SKEW_MS) return undefined
+  return fail('RequestTimeTooSkewed', undefined, {
+    RequestTime: requestTime,
+    ServerTime: new Date(now).toISOString(),
+    MaxAllowedSkewMilliseconds: String(MAX_SKEW_MS),
+  })
+}
 
-  // The "Date" line of a V1 string to sign, or the request time of a V4 one.
-  let dateLine: string
-  if (auth.scheme === 'v1') {
-    if (auth.expires !== undefined) {
-      if (!/^\d+$/.test(auth.expires)) return fail('InvalidArgument', 'Expires is not a number of seconds.')
-      if (Number(auth.expires) * 1000 < now) {
-        return fail('AccessDenied', 'Request has expired.', {
-          Expires: new Date(Number(auth.expires) * 1000).toISOString(),
-          ServerTime: serverTime,
-        })
-      }
-      dateLine = auth.expires
-    } else {
-      const date = headers.get('x-oss-date') ?? headers.get('date')
-      const at = date ? Date.parse(date) : Number.NaN
-      if (!date || Number.isNaN(at)) return fail('AccessDenied', 'OSS authentication requires a valid Date.')
-      const tooSkewed = skewed(date, at)
-      if (tooSkewed) return tooSkewed
-      dateLine = date
+/** The "Date" line of a V1 string to sign (a signed URL's Expires), or why the time is refused. */
+function timeV1(
+  request: SignableRequest,
+  auth: Extract<Signed, { scheme: 'v1' }>,
+  now: number,
+): { dateLine: string } | Failed {
+  if (auth.expires !== undefined) {
+    if (!/^\d+$/.test(auth.expires)) return fail('InvalidArgument', 'Expires is not a number of seconds.')
+    if (Number(auth.expires) * 1000 < now) {
+      return fail('AccessDenied', 'Request has expired.', {
+        Expires: new Date(Number(auth.expires) * 1000).toISOString(),
+        ServerTime: new Date(now).toISOString(),
+      })
     }
-  } else {
-    const isoDate = auth.presigned?.isoDate ?? headers.get('x-oss-date') ?? ''
-    const at = parseIsoBasic(isoDate)
-    if (Number.isNaN(at)) return fail('AccessDenied', 'OSS authentication requires a valid x-oss-date.')
-    if (isoDate.slice(0, 8) !== auth.date)
-      return fail('InvalidArgument', 'Invalid signing date in Authorization header.')
-    if (auth.product !== 'oss') return fail('InvalidArgument', `Invalid signing product ${auth.product}.`)
-    if (auth.region !== options.region) {
-      return fail(
-        'InvalidArgument',
-        `Invalid signing region in Authorization header: ${auth.region}, expected ${options.region}.`,
-      )
-    }
-    if (auth.presigned) {
-      const expires = Number(auth.presigned.expires)
-      if (!/^\d+$/.test(auth.presigned.expires) || expires > MAX_V4_EXPIRES_S)
-        return fail('InvalidArgument', 'x-oss-expires is invalid.')
-      if (at - now > MAX_SKEW_MS) return skewed(isoDate, at) ?? fail('AccessDenied')
-      if (at + expires * 1000 < now)
-        return fail('AccessDenied', 'Request has expired.', { ServerTime: serverTime })
-    } else {
-      const tooSkewed = skewed(isoDate, at)
-      if (tooSkewed) return tooSkewed
-    }
-    const missing = auth.additionalHeaders.find((name) => !headers.has(name))
-    if (missing) return fail('InvalidArgument', `Additional header ${missing} is not in the request.`)
-    dateLine = isoDate
+    return { dateLine: auth.expires }
   }
+  const date = request.headers.get('x-oss-date') ?? request.headers.get('date')
+  const at = date ? Date.parse(date) : Number.NaN
+  if (!date || Number.isNaN(at)) return fail('AccessDenied', 'OSS authentication requires a valid Date.')
+  return skewed(date, at, now) ?? { dateLine: date }
+}
 
+/** The request time of a V4 string to sign, or why the time (or scope) is refused. */
+function timeV4(
+  request: SignableRequest,
+  auth: Extract<Signed, { scheme: 'v4' }>,
+  options: AuthOptions,
+): { dateLine: string } | Failed {
+  const { now } = options
+  const isoDate = auth.presigned?.isoDate ?? request.headers.get('x-oss-date') ?? ''
+  const at = parseIsoBasic(isoDate)
+  if (Number.isNaN(at)) return fail('AccessDenied', 'OSS authentication requires a valid x-oss-date.')
+  if (isoDate.slice(0, 8) !== auth.date)
+    return fail('InvalidArgument', 'Invalid signing date in Authorization header.')
+  if (auth.product !== 'oss') return fail('InvalidArgument', `Invalid signing product ${auth.product}.`)
+  if (auth.region !== options.region) {
+    return fail(
+      'InvalidArgument',
+      `Invalid signing region in Authorization header: ${auth.region}, expected ${options.region}.`,
+    )
+  }
+  if (auth.presigned) {
+    const expires = Number(auth.presigned.expires)
+    if (!/^\d+$/.test(auth.presigned.expires) || expires > MAX_V4_EXPIRES_S)
+      return fail('InvalidArgument', 'x-oss-expires is invalid.')
+    if (at - now > MAX_SKEW_MS) return skewed(isoDate, at, now) ?? fail('AccessDenied')
+    if (at + expires * 1000 < now)
+      return fail('AccessDenied', 'Request has expired.', { ServerTime: new Date(now).toISOString() })
+  } else {
+    const tooSkewed = skewed(isoDate, at, now)
+    if (tooSkewed) return tooSkewed
+  }
+  const missing = auth.additionalHeaders.find((name) => !request.headers.has(name))
+  if (missing) return fail('InvalidArgument', `Additional header ${missing} is not in the request.`)
+  return { dateLine: isoDate }
+}
+
+/** The credential the request names, when its token is present, matching and unexpired. */
+function credentialOf(
+  request: SignableRequest,
+  auth: Signed,
+  options: AuthOptions,
+): { credential: OssCredential } | Failed {
   const credential = options.credentials.get(auth.accessKeyId)
   const keyFields = { OSSAccessKeyId: auth.accessKeyId }
   if (!credential) return fail('InvalidAccessKeyId', undefined, keyFields)
   const token =
-    headers.get('x-oss-security-token') ??
-    queryValue(query, 'security-token') ??
-    queryValue(query, 'x-oss-security-token')
-  const expired = credential.expiresAt !== undefined && credential.expiresAt <= now
+    request.headers.get('x-oss-security-token') ??
+    queryValue(request.query, 'security-token') ??
+    queryValue(request.query, 'x-oss-security-token')
+  const expired =
+    credential.expiresAt !== undefined && credential.expiresAt <= (options.credentialNow ?? options.now)
   if (credential.securityToken === undefined) {
     // A token makes OSS look the key up as an STS key, which a long-lived key is not.
     if (token !== undefined || expired) return fail('InvalidAccessKeyId', undefined, keyFields)
@@ -206,7 +233,17 @@ export function authenticate(
       return fail('InvalidSecurityToken', undefined, { EC: '0002-00000006' })
     if (expired) return fail('SecurityTokenExpired', undefined, { EC: '0002-00000007' })
   }
+  return { credential }
+}
 
+/** `SignatureDoesNotMatch` (with what OSS echoes of the string it signed), or undefined. */
+function signatureMismatch(
+  request: SignableRequest,
+  auth: Signed,
+  credential: OssCredential,
+  dateLine: string,
+): Failed | undefined {
+  const keyFields = { OSSAccessKeyId: auth.accessKeyId }
   if (auth.scheme === 'v1') {
     const stringToSign = stringToSignV1(request, dateLine)
     if (!same(auth.signature, signatureV1(credential.accessKeySecret, stringToSign))) {
@@ -244,7 +281,7 @@ export function authenticate(
       })
     }
   }
-  return { credential }
+  return undefined
 }
 
 /** `20250102T030405Z` -> epoch ms (NaN if malformed). */

@@ -12,7 +12,7 @@
  * length is cached.
  *
  * Deliberately a copy of the algorithm @service-sdk/open checks uploads with
- * (packages/open/src/upload/crc64.ts), written separately: the simulator never imports the
+ * (packages/open/src/upload/crc64/crc64.ts), written separately: the simulator never imports the
  * clients, so a bug in the client's CRC cannot hide behind the same bug here. Their tests share
  * the published check values, not code.
  */

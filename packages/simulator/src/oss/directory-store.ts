@@ -3,21 +3,26 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { selectParts } from './complete.ts'
-import { crc64OfParts } from './crc64.ts'
-import { checkBody, etagOf, multipartEtag } from './etag.ts'
+import type { Digested } from './digest.ts'
+import { checkBody } from './etag.ts'
 import { openSegments, segmentStream, writeBodyToFile, writeJsonAtomic } from './file-io.ts'
-import { isUploadId, newUploadId } from './ids.ts'
+import { isUploadId } from './ids.ts'
 import { keyedLock } from './keyed-lock.ts'
 import { resolveRange } from './range.ts'
+import { completedRecord, copyRecord, partRecord, putRecord, uploadRecord } from './records.ts'
 import {
   type ByteSource,
+  type CompleteInput,
   listed,
   type MultipartUpload,
   type ObjectAttributes,
   type ObjectStore,
   ObjectStoreError,
+  type PutInput,
+  type RangeRequest,
   type StoredObject,
   type StoredPart,
+  type UploadPartInput,
 } from './store.ts'
 
 /*
@@ -32,36 +37,21 @@ import {
  * so a GET that opened them keeps reading the old bytes while the object is replaced or deleted.
  */
 
-interface ObjectFile {
-  bucket: string
-  key: string
-  size: number
-  etag: string
-  crc64?: string
-  contentType: string
-  lastModified: string
-  metadata?: Record<string, string>
-  attributes?: ObjectAttributes
-  data: { file: string; size: number }[]
-}
-
-interface UploadFile {
-  bucket: string
-  key: string
-  uploadId: string
-  contentType: string
-  initiated: string
-  metadata?: Record<string, string>
-  attributes?: ObjectAttributes
-}
-
-interface PartFile {
-  partNumber: number
-  etag: string
-  crc64?: string
-  size: number
-  lastModified: string
+interface DataFile {
   file: string
+  size: number
+}
+
+/** An object's record as JSON, with its data files in order. */
+type ObjectFile = Omit<StoredObject, 'lastModified'> & { lastModified: string; data: DataFile[] }
+type UploadFile = Omit<MultipartUpload, 'initiated'> & { initiated: string }
+type PartFile = Omit<StoredPart, 'lastModified'> & { lastModified: string; file: string }
+
+interface Body {
+  body: ByteSource
+  contentMd5?: string | undefined
+  contentLength?: number | undefined
+  corruptAt?: number | undefined
 }
 
 /** Files left in tmp/ by a process that died mid-upload are swept after this long. */
@@ -69,247 +59,231 @@ const STALE_TMP_MS = 3_600_000
 
 /** Objects and in-progress multipart uploads on disk, so a restarted simulator keeps them. */
 export function directoryObjectStore(dir: string): ObjectStore {
-  const paths = {
-    objects: join(dir, 'objects'),
-    data: join(dir, 'data'),
-    uploads: join(dir, 'uploads'),
-    tmp: join(dir, 'tmp'),
-  }
-  for (const path of Object.values(paths)) mkdirSync(path, { recursive: true })
-  sweepStale(paths.tmp)
+  return new DirectoryObjectStore(dir)
+}
 
-  const withObjectLock = keyedLock()
-  const withUploadLock = keyedLock()
-  const scratch = () => join(paths.tmp, randomBytes(12).toString('hex'))
-  const objectPath = (bucket: string, key: string) =>
-    join(
-      paths.objects,
-      `${createHash('sha256').update(bucket).update('\u0000').update(key).digest('hex')}.json`,
-    )
-  const dataPath = (file: string) => join(paths.data, file)
-  const uploadDir = (uploadId: string) => join(paths.uploads, uploadId)
+/** The records of records.ts as JSON files, the bytes as data files (the layout above). */
+class DirectoryObjectStore implements ObjectStore {
+  readonly #paths: { objects: string; data: string; uploads: string; tmp: string }
+  readonly #withObjectLock = keyedLock()
+  readonly #withUploadLock = keyedLock()
+
+  constructor(dir: string) {
+    this.#paths = {
+      objects: join(dir, 'objects'),
+      data: join(dir, 'data'),
+      uploads: join(dir, 'uploads'),
+      tmp: join(dir, 'tmp'),
+    }
+    for (const path of Object.values(this.#paths)) mkdirSync(path, { recursive: true })
+    sweepStale(this.#paths.tmp)
+  }
+
+  #scratch(): string {
+    return join(this.#paths.tmp, randomBytes(12).toString('hex'))
+  }
+  #objectPath(bucket: string, key: string): string {
+    const name = createHash('sha256').update(bucket).update('\u0000').update(key).digest('hex')
+    return join(this.#paths.objects, `${name}.json`)
+  }
+  #dataPath(file: string): string {
+    return join(this.#paths.data, file)
+  }
+  #uploadDir(uploadId: string): string {
+    return join(this.#paths.uploads, uploadId)
+  }
 
   /** Streams the body to tmp/, checks it, and moves it into data/ under a fresh name. */
-  const receive = async (input: {
-    body: ByteSource
-    contentMd5?: string | undefined
-    contentLength?: number | undefined
-    corruptAt?: number | undefined
-  }) => {
-    const path = scratch()
+  async #receive(input: Body): Promise<Digested & { file: string }> {
+    const path = this.#scratch()
     const digest = await writeBodyToFile(path, input.body, { corruptAt: input.corruptAt })
     try {
       checkBody(digest, input)
       const file = randomBytes(16).toString('hex')
-      await rename(path, dataPath(file))
+      await rename(path, this.#dataPath(file))
       return { ...digest, file }
     } catch (error) {
       await rm(path, { force: true })
       throw error
     }
   }
-  const dropData = (files: readonly string[]) =>
-    Promise.allSettled(files.map((file) => unlink(dataPath(file))))
+
+  #dropData(files: readonly string[]) {
+    return Promise.allSettled(files.map((file) => unlink(this.#dataPath(file))))
+  }
 
   /** Swaps in an object's metadata, then drops the data of the object it replaced. */
-  const commitObject = (meta: ObjectFile, forbidOverwrite: boolean | undefined) =>
-    withObjectLock(`${meta.bucket}\u0000${meta.key}`, async () => {
-      const path = objectPath(meta.bucket, meta.key)
+  #commitObject(object: StoredObject, data: DataFile[], forbidOverwrite: boolean | undefined) {
+    return this.#withObjectLock(`${object.bucket}\u0000${object.key}`, async () => {
+      const path = this.#objectPath(object.bucket, object.key)
       const previous = await readJson<ObjectFile>(path)
       if (previous && forbidOverwrite) throw new ObjectStoreError('FileAlreadyExists')
-      await writeJsonAtomic(path, scratch(), meta)
-      if (previous) await dropData(previous.data.map((d) => d.file))
-      return toObject(meta)
+      await writeJsonAtomic(path, this.#scratch(), objectFile(object, data))
+      if (previous) await this.#dropData(previous.data.map((d) => d.file))
+      return copyRecord(object)
     })
+  }
 
-  const readUpload = async (bucket: string, key: string, uploadId: string): Promise<UploadFile> => {
-    const upload = isUploadId(uploadId)
-      ? await readJson<UploadFile>(join(uploadDir(uploadId), 'upload.json'))
+  async #readUpload(bucket: string, key: string, uploadId: string): Promise<MultipartUpload> {
+    const file = isUploadId(uploadId)
+      ? await readJson<UploadFile>(join(this.#uploadDir(uploadId), 'upload.json'))
       : undefined
-    if (!upload || upload.bucket !== bucket || upload.key !== key) {
+    if (!file || file.bucket !== bucket || file.key !== key) {
       throw new ObjectStoreError('NoSuchUpload', undefined, { UploadId: uploadId })
     }
-    return upload
+    return { ...file, initiated: new Date(file.initiated) }
   }
 
-  const readParts = async (uploadId: string): Promise<PartFile[]> => {
-    const names = (await readdir(uploadDir(uploadId))).filter((name) => /^\d+\.json$/.test(name))
-    const parts = await Promise.all(names.map((name) => readJson<PartFile>(join(uploadDir(uploadId), name))))
-    return parts.filter((p): p is PartFile => p !== undefined).sort((a, b) => a.partNumber - b.partNumber)
+  async #readParts(uploadId: string): Promise<Array<StoredPart & { file: string }>> {
+    const dir = this.#uploadDir(uploadId)
+    const names = (await readdir(dir)).filter((name) => /^\d+\.json$/.test(name))
+    const parts = await Promise.all(names.map((name) => readJson<PartFile>(join(dir, name))))
+    return parts
+      .filter((p): p is PartFile => p !== undefined)
+      .map((p) => ({ ...p, lastModified: new Date(p.lastModified) }))
+      .sort((a, b) => a.partNumber - b.partNumber)
   }
 
-  return {
-    async put(input) {
-      const { file, size, md5, crc64 } = await receive(input)
-      const meta: ObjectFile = {
-        bucket: input.bucket,
-        key: input.key,
-        size,
-        etag: etagOf(md5),
-        crc64,
-        contentType: input.contentType,
-        lastModified: new Date().toISOString(),
-        ...(input.metadata ? { metadata: input.metadata } : {}),
-        ...(input.attributes ? { attributes: input.attributes } : {}),
-        data: [{ file, size }],
-      }
-      try {
-        return await commitObject(meta, input.forbidOverwrite)
-      } catch (error) {
-        await dropData([file])
-        throw error
-      }
-    },
-
-    async head(bucket, key) {
-      const meta = readJsonNow<ObjectFile>(objectPath(bucket, key))
-      return meta && toObject(meta)
-    },
-
-    async get(bucket, key, range) {
-      // Under the lock, so the files named by the metadata are still there when opened.
-      const found = await withObjectLock(`${bucket}\u0000${key}`, async () => {
-        const meta = await readJson<ObjectFile>(objectPath(bucket, key))
-        if (!meta) return undefined
-        const served = range ? resolveRange(range, meta.size) : undefined
-        const segments = await openSegments(meta.data.map((d) => ({ path: dataPath(d.file), size: d.size })))
-        return { meta, served, segments }
-      })
-      if (!found) return undefined
-      const { meta, served, segments } = found
-      const body = segmentStream(segments, served?.start ?? 0, served?.end ?? meta.size - 1)
-      return { object: toObject(meta), body, ...(served ? { range: served } : {}) }
-    },
-
-    async delete(bucket, key) {
-      return withObjectLock(`${bucket}\u0000${key}`, async () => {
-        const path = objectPath(bucket, key)
-        const meta = await readJson<ObjectFile>(path)
-        if (!meta) return false
-        await rm(path, { force: true })
-        await dropData(meta.data.map((d) => d.file))
-        return true
-      })
-    },
-
-    async setAttributes(bucket, key, attributes) {
-      return withObjectLock(`${bucket}\u0000${key}`, async () => {
-        const path = objectPath(bucket, key)
-        const meta = await readJson<ObjectFile>(path)
-        if (!meta) return undefined
-        const updated = { ...meta, attributes }
-        await writeJsonAtomic(path, scratch(), updated)
-        return toObject(updated)
-      })
-    },
-
-    async list(filter = {}) {
-      const names = (await readdir(paths.objects)).filter((name) => name.endsWith('.json'))
-      const metas = await Promise.all(names.map((name) => readJson<ObjectFile>(join(paths.objects, name))))
-      return listed(
-        metas.filter((m): m is ObjectFile => m !== undefined),
-        filter,
-      ).map(toObject)
-    },
-
-    async initiateMultipartUpload(input) {
-      const upload: UploadFile = {
-        bucket: input.bucket,
-        key: input.key,
-        uploadId: newUploadId(),
-        contentType: input.contentType,
-        initiated: new Date().toISOString(),
-        ...(input.metadata ? { metadata: input.metadata } : {}),
-        ...(input.attributes ? { attributes: input.attributes } : {}),
-      }
-      await mkdir(uploadDir(upload.uploadId))
-      await writeJsonAtomic(join(uploadDir(upload.uploadId), 'upload.json'), scratch(), upload)
-      return toUpload(upload)
-    },
-
-    async uploadPart(input) {
-      // Refuse before reading the body, as OSS answers NoSuchUpload without waiting for it.
-      await readUpload(input.bucket, input.key, input.uploadId)
-      const { file, size, md5, crc64 } = await receive(input)
-      const part: PartFile = {
-        partNumber: input.partNumber,
-        etag: etagOf(md5),
-        crc64,
-        size,
-        lastModified: new Date().toISOString(),
-        file,
-      }
-      try {
-        await withUploadLock(input.uploadId, async () => {
-          // Aborted or completed while the body was arriving: the part has nowhere to go.
-          await readUpload(input.bucket, input.key, input.uploadId)
-          const path = join(uploadDir(input.uploadId), `${input.partNumber}.json`)
-          const previous = await readJson<PartFile>(path)
-          await writeJsonAtomic(path, scratch(), part)
-          if (previous) await dropData([previous.file])
-        })
-      } catch (error) {
-        await dropData([file])
-        throw error
-      }
-      return toPart(part)
-    },
-
-    async listParts(bucket, key, uploadId) {
-      return withUploadLock(uploadId, async () => {
-        const upload = await readUpload(bucket, key, uploadId)
-        return { upload: toUpload(upload), parts: (await readParts(uploadId)).map(toPart) }
-      })
-    },
-
-    async completeMultipartUpload(input) {
-      return withUploadLock(input.uploadId, async () => {
-        const upload = await readUpload(input.bucket, input.key, input.uploadId)
-        const parts = await readParts(input.uploadId)
-        const selected = selectParts(input.parts, new Map(parts.map((p) => [p.partNumber, p])))
-        const crc64 = crc64OfParts(selected)
-        const object = await commitObject(
-          {
-            bucket: input.bucket,
-            key: input.key,
-            size: selected.reduce((sum, p) => sum + p.size, 0),
-            etag: multipartEtag(selected.map((p) => p.etag)),
-            ...(crc64 !== undefined ? { crc64 } : {}),
-            contentType: upload.contentType,
-            lastModified: new Date().toISOString(),
-            ...(upload.metadata ? { metadata: upload.metadata } : {}),
-            ...(upload.attributes ? { attributes: upload.attributes } : {}),
-            data: selected.map((p) => ({ file: p.file, size: p.size })),
-          },
-          input.forbidOverwrite,
-        )
-        await rm(uploadDir(input.uploadId), { recursive: true, force: true })
-        const kept = new Set(selected.map((p) => p.file))
-        await dropData(parts.filter((p) => !kept.has(p.file)).map((p) => p.file))
-        return object
-      })
-    },
-
-    async abortMultipartUpload(bucket, key, uploadId) {
-      await withUploadLock(uploadId, async () => {
-        await readUpload(bucket, key, uploadId)
-        const parts = await readParts(uploadId)
-        await rm(uploadDir(uploadId), { recursive: true, force: true })
-        await dropData(parts.map((p) => p.file))
-      })
-    },
-
-    async listMultipartUploads(filter = {}) {
-      const ids = (await readdir(paths.uploads)).filter(isUploadId)
-      const uploads = await Promise.all(
-        ids.map((id) => readJson<UploadFile>(join(uploadDir(id), 'upload.json'))),
+  async put(input: PutInput): Promise<StoredObject> {
+    const digest = await this.#receive(input)
+    try {
+      return await this.#commitObject(
+        putRecord(input, digest),
+        [{ file: digest.file, size: digest.size }],
+        input.forbidOverwrite,
       )
-      return uploads
-        .filter((u): u is UploadFile => u !== undefined)
-        .filter((u) => filter.bucket === undefined || u.bucket === filter.bucket)
-        .map(toUpload)
-        .sort((a, b) => a.initiated.getTime() - b.initiated.getTime())
-    },
+    } catch (error) {
+      await this.#dropData([digest.file])
+      throw error
+    }
+  }
+
+  async head(bucket: string, key: string): Promise<StoredObject | undefined> {
+    const file = readJsonNow<ObjectFile>(this.#objectPath(bucket, key))
+    return file && recordOf(file)
+  }
+
+  async get(bucket: string, key: string, range?: RangeRequest) {
+    // Under the lock, so the files named by the metadata are still there when opened.
+    const found = await this.#withObjectLock(`${bucket}\u0000${key}`, async () => {
+      const file = await readJson<ObjectFile>(this.#objectPath(bucket, key))
+      if (!file) return undefined
+      const served = range ? resolveRange(range, file.size) : undefined
+      const segments = await openSegments(
+        file.data.map((d) => ({ path: this.#dataPath(d.file), size: d.size })),
+      )
+      return { file, served, segments }
+    })
+    if (!found) return undefined
+    const { file, served, segments } = found
+    const body = segmentStream(segments, served?.start ?? 0, served?.end ?? file.size - 1)
+    return { object: recordOf(file), body, ...(served ? { range: served } : {}) }
+  }
+
+  async delete(bucket: string, key: string): Promise<boolean> {
+    return this.#withObjectLock(`${bucket}\u0000${key}`, async () => {
+      const path = this.#objectPath(bucket, key)
+      const file = await readJson<ObjectFile>(path)
+      if (!file) return false
+      await rm(path, { force: true })
+      await this.#dropData(file.data.map((d) => d.file))
+      return true
+    })
+  }
+
+  async setAttributes(bucket: string, key: string, attributes: ObjectAttributes) {
+    return this.#withObjectLock(`${bucket}\u0000${key}`, async () => {
+      const path = this.#objectPath(bucket, key)
+      const file = await readJson<ObjectFile>(path)
+      if (!file) return undefined
+      const updated = { ...file, attributes }
+      await writeJsonAtomic(path, this.#scratch(), updated)
+      return recordOf(updated)
+    })
+  }
+
+  async list(filter: { bucket?: string; prefix?: string } = {}): Promise<StoredObject[]> {
+    const names = (await readdir(this.#paths.objects)).filter((name) => name.endsWith('.json'))
+    const files = await Promise.all(
+      names.map((name) => readJson<ObjectFile>(join(this.#paths.objects, name))),
+    )
+    return listed(
+      files.filter((f): f is ObjectFile => f !== undefined),
+      filter,
+    ).map(recordOf)
+  }
+
+  async initiateMultipartUpload(input: Parameters<ObjectStore['initiateMultipartUpload']>[0]) {
+    const upload = uploadRecord(input)
+    await mkdir(this.#uploadDir(upload.uploadId))
+    const file: UploadFile = { ...upload, initiated: upload.initiated.toISOString() }
+    await writeJsonAtomic(join(this.#uploadDir(upload.uploadId), 'upload.json'), this.#scratch(), file)
+    return copyRecord(upload)
+  }
+
+  async uploadPart(input: UploadPartInput): Promise<StoredPart> {
+    // Refuse before reading the body, as OSS answers NoSuchUpload without waiting for it.
+    await this.#readUpload(input.bucket, input.key, input.uploadId)
+    const digest = await this.#receive(input)
+    const part = partRecord(input.partNumber, digest)
+    try {
+      await this.#withUploadLock(input.uploadId, async () => {
+        // Aborted or completed while the body was arriving: the part has nowhere to go.
+        await this.#readUpload(input.bucket, input.key, input.uploadId)
+        const path = join(this.#uploadDir(input.uploadId), `${input.partNumber}.json`)
+        const previous = await readJson<PartFile>(path)
+        const file: PartFile = { ...part, lastModified: part.lastModified.toISOString(), file: digest.file }
+        await writeJsonAtomic(path, this.#scratch(), file)
+        if (previous) await this.#dropData([previous.file])
+      })
+    } catch (error) {
+      await this.#dropData([digest.file])
+      throw error
+    }
+    return copyRecord(part)
+  }
+
+  async listParts(bucket: string, key: string, uploadId: string) {
+    return this.#withUploadLock(uploadId, async () => {
+      const upload = await this.#readUpload(bucket, key, uploadId)
+      const parts = (await this.#readParts(uploadId)).map(({ file: _, ...part }) => part)
+      return { upload, parts }
+    })
+  }
+
+  async completeMultipartUpload(input: CompleteInput): Promise<StoredObject> {
+    return this.#withUploadLock(input.uploadId, async () => {
+      const upload = await this.#readUpload(input.bucket, input.key, input.uploadId)
+      const parts = await this.#readParts(input.uploadId)
+      const selected = selectParts(input.parts, new Map(parts.map((p) => [p.partNumber, p])))
+      const data = selected.map((p) => ({ file: p.file, size: p.size }))
+      const object = await this.#commitObject(completedRecord(upload, selected), data, input.forbidOverwrite)
+      await rm(this.#uploadDir(input.uploadId), { recursive: true, force: true })
+      const kept = new Set(selected.map((p) => p.file))
+      await this.#dropData(parts.filter((p) => !kept.has(p.file)).map((p) => p.file))
+      return object
+    })
+  }
+
+  async abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void> {
+    await this.#withUploadLock(uploadId, async () => {
+      await this.#readUpload(bucket, key, uploadId)
+      const parts = await this.#readParts(uploadId)
+      await rm(this.#uploadDir(uploadId), { recursive: true, force: true })
+      await this.#dropData(parts.map((p) => p.file))
+    })
+  }
+
+  async listMultipartUploads(filter: { bucket?: string } = {}): Promise<MultipartUpload[]> {
+    const ids = (await readdir(this.#paths.uploads)).filter(isUploadId)
+    const files = await Promise.all(
+      ids.map((id) => readJson<UploadFile>(join(this.#uploadDir(id), 'upload.json'))),
+    )
+    return files
+      .filter((u): u is UploadFile => u !== undefined)
+      .filter((u) => filter.bucket === undefined || u.bucket === filter.bucket)
+      .map((u) => ({ ...u, initiated: new Date(u.initiated) }))
+      .sort((a, b) => a.initiated.getTime() - b.initiated.getTime())
   }
 }
 
@@ -351,38 +325,10 @@ function sweepStale(tmp: string): void {
   }
 }
 
-function toObject(meta: ObjectFile): StoredObject {
-  return {
-    bucket: meta.bucket,
-    key: meta.key,
-    size: meta.size,
-    etag: meta.etag,
-    ...(meta.crc64 !== undefined ? { crc64: meta.crc64 } : {}),
-    contentType: meta.contentType,
-    lastModified: new Date(meta.lastModified),
-    ...(meta.metadata ? { metadata: { ...meta.metadata } } : {}),
-    ...(meta.attributes ? { attributes: structuredClone(meta.attributes) } : {}),
-  }
+function objectFile(object: StoredObject, data: DataFile[]): ObjectFile {
+  return { ...object, lastModified: object.lastModified.toISOString(), data }
 }
 
-function toUpload(upload: UploadFile): MultipartUpload {
-  return {
-    bucket: upload.bucket,
-    key: upload.key,
-    uploadId: upload.uploadId,
-    contentType: upload.contentType,
-    initiated: new Date(upload.initiated),
-    ...(upload.metadata ? { metadata: { ...upload.metadata } } : {}),
-    ...(upload.attributes ? { attributes: structuredClone(upload.attributes) } : {}),
-  }
-}
-
-function toPart(part: PartFile): StoredPart {
-  return {
-    partNumber: part.partNumber,
-    etag: part.etag,
-    ...(part.crc64 !== undefined ? { crc64: part.crc64 } : {}),
-    size: part.size,
-    lastModified: new Date(part.lastModified),
-  }
+function recordOf({ data: _, ...file }: ObjectFile): StoredObject {
+  return structuredClone({ ...file, lastModified: new Date(file.lastModified) })
 }

@@ -1,4 +1,5 @@
 export { createOssApp, OSS_SERVER_OPTIONS, type OssOptions, type OssRequestTweaks } from './app.ts'
+export type { OssCors, OssCorsRule } from './cors.ts'
 export type { OssCredential, OssOperation, OssRequestContext } from './credentials.ts'
 export { directoryObjectStore } from './directory-store.ts'
 export { ossError } from './errors.ts'

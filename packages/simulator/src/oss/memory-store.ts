@@ -1,17 +1,23 @@
 import { chunkStream } from './chunk-stream.ts'
 import { selectParts } from './complete.ts'
-import { crc64OfParts } from './crc64.ts'
 import { digestInto } from './digest.ts'
-import { checkBody, etagOf, multipartEtag } from './etag.ts'
-import { isUploadId, newUploadId } from './ids.ts'
+import { checkBody } from './etag.ts'
+import { isUploadId } from './ids.ts'
 import { resolveRange } from './range.ts'
+import { completedRecord, copyRecord, partRecord, putRecord, uploadRecord } from './records.ts'
 import {
+  type ByteSource,
+  type CompleteInput,
   listed,
   type MultipartUpload,
+  type ObjectAttributes,
   type ObjectStore,
   ObjectStoreError,
+  type PutInput,
+  type RangeRequest,
   type StoredObject,
   type StoredPart,
+  type UploadPartInput,
 } from './store.ts'
 
 interface Held {
@@ -20,7 +26,8 @@ interface Held {
   chunks: Uint8Array[]
 }
 
-interface HeldPart extends StoredPart {
+interface HeldPart {
+  part: StoredPart
   chunks: Uint8Array[]
 }
 
@@ -29,170 +36,129 @@ interface HeldUpload {
   parts: Map<number, HeldPart>
 }
 
+interface Body {
+  body: ByteSource
+  contentMd5?: string | undefined
+  contentLength?: number | undefined
+  corruptAt?: number | undefined
+}
+
 const id = (bucket: string, key: string) => `${bucket}\u0000${key}`
-const copyObject = (o: StoredObject): StoredObject => ({
-  ...o,
-  lastModified: new Date(o.lastModified),
-  ...(o.metadata ? { metadata: { ...o.metadata } } : {}),
-  ...(o.attributes ? { attributes: structuredClone(o.attributes) } : {}),
-})
-const copyPart = ({ chunks: _, ...part }: HeldPart): StoredPart => ({
-  ...part,
-  lastModified: new Date(part.lastModified),
-})
 
 /** Everything in this process's memory: the default for tests. */
 export function memoryObjectStore(): ObjectStore {
-  const objects = new Map<string, Held>()
-  const uploads = new Map<string, HeldUpload>()
+  return new MemoryObjectStore()
+}
 
-  const uploadFor = (bucket: string, key: string, uploadId: string): HeldUpload => {
-    const held = isUploadId(uploadId) ? uploads.get(uploadId) : undefined
+/** The records of records.ts and the chunks as they arrived, in two maps. */
+class MemoryObjectStore implements ObjectStore {
+  readonly #objects = new Map<string, Held>()
+  readonly #uploads = new Map<string, HeldUpload>()
+
+  #uploadFor(bucket: string, key: string, uploadId: string): HeldUpload {
+    const held = isUploadId(uploadId) ? this.#uploads.get(uploadId) : undefined
     if (!held || held.upload.bucket !== bucket || held.upload.key !== key) {
       throw new ObjectStoreError('NoSuchUpload', undefined, { UploadId: uploadId })
     }
     return held
   }
 
-  const collect = async (input: {
-    body: AsyncIterable<Uint8Array>
-    contentMd5?: string | undefined
-    contentLength?: number | undefined
-    corruptAt?: number | undefined
-  }) => {
+  /** Reads the body into chunks, digesting it, and checks it against what the request announced. */
+  async #collect(input: Body) {
     const chunks: Uint8Array[] = []
-    const digest = await digestInto(
-      input.body,
-      (chunk) => {
-        chunks.push(chunk)
-      },
-      { corruptAt: input.corruptAt },
-    )
+    const digest = await digestInto(input.body, (chunk) => void chunks.push(chunk), {
+      corruptAt: input.corruptAt,
+    })
     checkBody(digest, input)
-    return { chunks, ...digest }
+    return { chunks, digest }
   }
 
-  return {
-    async put(input) {
-      const { chunks, size, md5, crc64 } = await collect(input)
-      if (input.forbidOverwrite && objects.has(id(input.bucket, input.key)))
-        throw new ObjectStoreError('FileAlreadyExists')
-      const object: StoredObject = {
-        bucket: input.bucket,
-        key: input.key,
-        size,
-        etag: etagOf(md5),
-        crc64,
-        contentType: input.contentType,
-        lastModified: new Date(),
-        ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
-        ...(input.attributes ? { attributes: structuredClone(input.attributes) } : {}),
-      }
-      objects.set(id(input.bucket, input.key), { object, chunks })
-      return copyObject(object)
-    },
+  async put(input: PutInput): Promise<StoredObject> {
+    const { chunks, digest } = await this.#collect(input)
+    if (input.forbidOverwrite && this.#objects.has(id(input.bucket, input.key)))
+      throw new ObjectStoreError('FileAlreadyExists')
+    const object = putRecord(input, digest)
+    this.#objects.set(id(input.bucket, input.key), { object, chunks })
+    return copyRecord(object)
+  }
 
-    async head(bucket, key) {
-      const held = objects.get(id(bucket, key))
-      return held && copyObject(held.object)
-    },
+  async head(bucket: string, key: string): Promise<StoredObject | undefined> {
+    const held = this.#objects.get(id(bucket, key))
+    return held && copyRecord(held.object)
+  }
 
-    async get(bucket, key, range) {
-      const held = objects.get(id(bucket, key))
-      if (!held) return undefined
-      const object = copyObject(held.object)
-      if (!range) return { object, body: chunkStream(held.chunks, 0, object.size - 1) }
-      const served = resolveRange(range, object.size)
-      return { object, body: chunkStream(held.chunks, served.start, served.end), range: served }
-    },
+  async get(bucket: string, key: string, range?: RangeRequest) {
+    const held = this.#objects.get(id(bucket, key))
+    if (!held) return undefined
+    const object = copyRecord(held.object)
+    if (!range) return { object, body: chunkStream(held.chunks, 0, object.size - 1) }
+    const served = resolveRange(range, object.size)
+    return { object, body: chunkStream(held.chunks, served.start, served.end), range: served }
+  }
 
-    async delete(bucket, key) {
-      return objects.delete(id(bucket, key))
-    },
+  async delete(bucket: string, key: string): Promise<boolean> {
+    return this.#objects.delete(id(bucket, key))
+  }
 
-    async setAttributes(bucket, key, attributes) {
-      const held = objects.get(id(bucket, key))
-      if (!held) return undefined
-      held.object = { ...held.object, attributes: structuredClone(attributes) }
-      return copyObject(held.object)
-    },
+  async setAttributes(bucket: string, key: string, attributes: ObjectAttributes) {
+    const held = this.#objects.get(id(bucket, key))
+    if (!held) return undefined
+    held.object = { ...held.object, attributes: structuredClone(attributes) }
+    return copyRecord(held.object)
+  }
 
-    async list(filter = {}) {
-      return listed(
-        [...objects.values()].map((h) => h.object),
-        filter,
-      ).map(copyObject)
-    },
+  async list(filter: { bucket?: string; prefix?: string } = {}): Promise<StoredObject[]> {
+    return listed(
+      [...this.#objects.values()].map((h) => h.object),
+      filter,
+    ).map(copyRecord)
+  }
 
-    async initiateMultipartUpload(input) {
-      const upload: MultipartUpload = {
-        bucket: input.bucket,
-        key: input.key,
-        uploadId: newUploadId(),
-        contentType: input.contentType,
-        initiated: new Date(),
-        ...(input.metadata ? { metadata: { ...input.metadata } } : {}),
-        ...(input.attributes ? { attributes: structuredClone(input.attributes) } : {}),
-      }
-      uploads.set(upload.uploadId, { upload, parts: new Map() })
-      return { ...upload }
-    },
+  async initiateMultipartUpload(input: Parameters<ObjectStore['initiateMultipartUpload']>[0]) {
+    const upload = uploadRecord(input)
+    this.#uploads.set(upload.uploadId, { upload, parts: new Map() })
+    return copyRecord(upload)
+  }
 
-    async uploadPart(input) {
-      uploadFor(input.bucket, input.key, input.uploadId)
-      const { chunks, size, md5, crc64 } = await collect(input)
-      // Aborted or completed while the body was arriving: the part has nowhere to go.
-      const held = uploadFor(input.bucket, input.key, input.uploadId)
-      const part: HeldPart = {
-        partNumber: input.partNumber,
-        etag: etagOf(md5),
-        crc64,
-        size,
-        lastModified: new Date(),
-        chunks,
-      }
-      held.parts.set(input.partNumber, part)
-      return copyPart(part)
-    },
+  async uploadPart(input: UploadPartInput): Promise<StoredPart> {
+    this.#uploadFor(input.bucket, input.key, input.uploadId)
+    const { chunks, digest } = await this.#collect(input)
+    // Aborted or completed while the body was arriving: the part has nowhere to go.
+    const held = this.#uploadFor(input.bucket, input.key, input.uploadId)
+    const part = partRecord(input.partNumber, digest)
+    held.parts.set(input.partNumber, { part, chunks })
+    return copyRecord(part)
+  }
 
-    async listParts(bucket, key, uploadId) {
-      const held = uploadFor(bucket, key, uploadId)
-      const parts = [...held.parts.values()].sort((a, b) => a.partNumber - b.partNumber).map(copyPart)
-      return { upload: { ...held.upload }, parts }
-    },
+  async listParts(bucket: string, key: string, uploadId: string) {
+    const held = this.#uploadFor(bucket, key, uploadId)
+    const parts = [...held.parts.values()]
+      .map((p) => copyRecord(p.part))
+      .sort((a, b) => a.partNumber - b.partNumber)
+    return { upload: copyRecord(held.upload), parts }
+  }
 
-    async completeMultipartUpload(input) {
-      const held = uploadFor(input.bucket, input.key, input.uploadId)
-      const selected = selectParts(input.parts, held.parts)
-      if (input.forbidOverwrite && objects.has(id(input.bucket, input.key)))
-        throw new ObjectStoreError('FileAlreadyExists')
-      const crc64 = crc64OfParts(selected)
-      const object: StoredObject = {
-        bucket: input.bucket,
-        key: input.key,
-        size: selected.reduce((sum, p) => sum + p.size, 0),
-        etag: multipartEtag(selected.map((p) => p.etag)),
-        ...(crc64 !== undefined ? { crc64 } : {}),
-        contentType: held.upload.contentType,
-        lastModified: new Date(),
-        ...(held.upload.metadata ? { metadata: { ...held.upload.metadata } } : {}),
-        ...(held.upload.attributes ? { attributes: structuredClone(held.upload.attributes) } : {}),
-      }
-      objects.set(id(input.bucket, input.key), { object, chunks: selected.flatMap((p) => p.chunks) })
-      uploads.delete(input.uploadId)
-      return copyObject(object)
-    },
+  async completeMultipartUpload(input: CompleteInput): Promise<StoredObject> {
+    const held = this.#uploadFor(input.bucket, input.key, input.uploadId)
+    const byNumber = new Map([...held.parts].map(([n, p]) => [n, { ...p.part, chunks: p.chunks }]))
+    const selected = selectParts(input.parts, byNumber)
+    if (input.forbidOverwrite && this.#objects.has(id(input.bucket, input.key)))
+      throw new ObjectStoreError('FileAlreadyExists')
+    const object = completedRecord(held.upload, selected)
+    this.#objects.set(id(input.bucket, input.key), { object, chunks: selected.flatMap((p) => p.chunks) })
+    this.#uploads.delete(input.uploadId)
+    return copyRecord(object)
+  }
 
-    async abortMultipartUpload(bucket, key, uploadId) {
-      uploadFor(bucket, key, uploadId)
-      uploads.delete(uploadId)
-    },
+  async abortMultipartUpload(bucket: string, key: string, uploadId: string): Promise<void> {
+    this.#uploadFor(bucket, key, uploadId)
+    this.#uploads.delete(uploadId)
+  }
 
-    async listMultipartUploads(filter = {}) {
-      return [...uploads.values()]
-        .map((h) => ({ ...h.upload }))
-        .filter((u) => filter.bucket === undefined || u.bucket === filter.bucket)
-        .sort((a, b) => a.initiated.getTime() - b.initiated.getTime())
-    },
+  async listMultipartUploads(filter: { bucket?: string } = {}): Promise<MultipartUpload[]> {
+    return [...this.#uploads.values()]
+      .map((h) => copyRecord(h.upload))
+      .filter((u) => filter.bucket === undefined || u.bucket === filter.bucket)
+      .sort((a, b) => a.initiated.getTime() - b.initiated.getTime())
   }
 }

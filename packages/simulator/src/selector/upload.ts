@@ -87,7 +87,7 @@ export async function storeAndSave(
   }
   // The key never holds the user's file name: only the extension, reduced to safe characters.
   const safeExtension = extension.replace(/[^A-Za-z0-9]/g, '').slice(0, 16)
-  const key = `${uploadDir(target.userId)}selector/${randomUUID()}${safeExtension ? `.${safeExtension}` : ''}`
+  const key = `${uploadDir(sim, target.userId)}selector/${randomUUID()}${safeExtension ? `.${safeExtension}` : ''}`
   let stored: { size: number }
   try {
     stored = await sim.store.put({

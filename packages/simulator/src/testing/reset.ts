@@ -1,3 +1,4 @@
+import type { MovableClock } from '../clock.ts'
 import type { Quirks, SimContext } from '../context.ts'
 import type { Seed } from '../seed.ts'
 import { createState, type StateData } from '../state.ts'
@@ -10,6 +11,8 @@ export interface ResetDeps {
   seed: Seed
   /** The quirks it started with. */
   quirks: Quirks
+  /** The service's clock: back to the base clock on reset. */
+  clock: MovableClock
 }
 
 /**
@@ -22,6 +25,7 @@ export function createReset(deps: ResetDeps): (seed?: Seed) => void {
   const first = structuredClone(sim.state.data)
   const quirks = { ...deps.quirks }
   return (seed = deps.seed) => {
+    deps.clock.reset()
     const fresh = createState(withCredentials(seed, first), { now: sim.now() }).data
     Object.assign(sim.state.data, fresh)
     sim.state.commit()

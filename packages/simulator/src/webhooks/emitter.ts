@@ -43,13 +43,15 @@ export function createEmitter(sim: SimContext, sender: WebhookSender, random: ()
       // A drifted eventId is a 19-digit JSON number; from the id sequence, so it stays unique
       // across restarts of a simulator that keeps its state.
       const eventId = chance() ? sim.state.nextId() : randomUUID()
+      // The event's object under `payload`, or the name the quirk gives it (spec: AssetEvent).
+      const field = sim.quirks.assetEventObject ?? 'payload'
       const body = driftBody(
         eventType,
         {
           eventId: /^\d+$/.test(eventId) ? BigInt(eventId) : eventId,
           eventType,
           eventTime: String(sim.now()),
-          payload,
+          [field]: payload,
         },
         chance,
       )

@@ -52,7 +52,13 @@ export function applyMetadataChange(sim: SimContext, m: Material, change: Metada
         'endTime',
         'isPermanent',
       ])
-      // The state has no validity fields (nothing else in the simulator reads them): event only.
+      // Kept for the clock: as days pass, the asset's validity counts down (validity.ts).
+      if (input.isPermanent === true || typeof input.endTime !== 'number') delete m.validity
+      else
+        m.validity = {
+          endTime: input.endTime,
+          ...(typeof input.startTime === 'number' ? { startTime: input.startTime } : {}),
+        }
       return { previousId, item: { materialId: BigInt(m.id), ...fields } }
     }
     case 'TAGS': {

@@ -24,6 +24,8 @@ export interface Intake {
   readonly worker: Worker
   readonly reportError: (error: WebhookError) => void
   readonly warnUnknownToken: () => void
+  /** Says once that a delivery came with a Content-Type other than JSON's (it was read anyway). */
+  readonly noteContentType: (contentType: string | null | undefined) => void
   /** Requests being received now: processing yields to them when the event loop is saturated. */
   receiving: number
 }
@@ -50,14 +52,7 @@ function checkRequest(intake: Intake, delivery: Delivery): Receipt | undefined {
   if (delivery.method !== 'POST') {
     return refusal(new WebhookError('Only POST is accepted.', { code: 'method_not_allowed', status: 405 }))
   }
-  if (!isJsonContentType(delivery.contentType)) {
-    return refusal(
-      new WebhookError('The body must be JSON (Content-Type: application/json).', {
-        code: 'unsupported_media_type',
-        status: 415,
-      }),
-    )
-  }
+  // Not the Content-Type: a body is refused for what it is, never for what a header says it is.
   return undefined
 }
 
@@ -73,10 +68,17 @@ async function readAndAdmit(
         ? cappedWhole(body, intake.maxBodyBytes)
         : await readCapped(body, intake.maxBodyBytes, delivery.contentLength)
     const text = typeof raw === 'string' ? raw : bodyText(raw)
-    return { text, admitted: admit(text) }
+    const admitted = admit(text)
+    if (!isJsonContentType(delivery.contentType)) intake.noteContentType(delivery.contentType)
+    return { text, admitted }
   } catch (error) {
     if (!WebhookError.isInstance(error)) throw error
-    intake.logger.warn(`webhooks: refused a delivery (${error.status}): ${error.message}`)
+    const line = `webhooks: refused a delivery (${error.status} ${error.code}): ${error.message}`
+    // The sender went away: routine, and nobody awaits the answer. Too large: the sender's event
+    // will not get in until the cap is raised.
+    if (error.code === 'request_aborted') intake.logger.debug(line)
+    else if (error.code === 'payload_too_large') intake.logger.error(line)
+    else intake.logger.warn(line)
     return refusal(error)
   }
 }

@@ -1,5 +1,7 @@
 import { WebhookError } from '../errors.ts'
 import type { ClaimedEvent, EventStatus, StoredEvent, WebhookStore } from '../store.ts'
+import { checkList, checkPrune, checkRequeue } from '../store-checks.ts'
+import { lineColumn } from './columns.ts'
 import { countsFrom } from './rows.ts'
 
 /**
@@ -77,12 +79,13 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
       e.status = outcome.status
       e.owner = null
       e.leaseUntil = null
+      // As the SQL stores keep it (see columns.ts).
       if (outcome.status === 'pending') {
         e.nextAttemptAt = outcome.nextAttemptAt
-        e.lastError = outcome.error
+        e.lastError = lineColumn(outcome.error)
       } else {
         e.finishedAt = outcome.at
-        if (outcome.status === 'dead') e.lastError = outcome.error
+        if (outcome.status === 'dead') e.lastError = lineColumn(outcome.error)
       }
       return true
     },
@@ -91,7 +94,9 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
       const e = events.get(key)
       return e ? view(e) : undefined
     },
-    async list({ status, limit = 100, after } = {}) {
+    async list(options = {}) {
+      checkList(options, 'list options')
+      const { status, limit = 100, after } = options
       await open()
       const all = [...events.values()]
       const start = after === undefined ? 0 : all.findIndex((e) => e.key === after) + 1
@@ -107,7 +112,9 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
       for (const e of events.values()) n.set(e.status, (n.get(e.status) ?? 0) + 1)
       return countsFrom([...n].map(([status, count]) => ({ status, n: count })))
     },
-    async requeue({ keys, now }) {
+    async requeue(options) {
+      checkRequeue(options, 'requeue options')
+      const { keys, now } = options
       await open()
       let n = 0
       for (const e of events.values()) {
@@ -118,10 +125,13 @@ export function memoryStoreForTests(): WebhookStore & { readonly size: number } 
       }
       return n
     },
-    async prune({ before, status = 'done' }) {
+    async prune(options) {
+      checkPrune(options, 'prune options')
+      const { before, status = 'done', limit = Number.POSITIVE_INFINITY } = options
       await open()
       let n = 0
       for (const [key, e] of events) {
+        if (n >= limit) break
         if (e.status === status && (e.finishedAt ?? Number.POSITIVE_INFINITY) < before) {
           events.delete(key)
           n++

@@ -1,4 +1,5 @@
 import type { ClaimedEvent, ClaimOptions } from '../store.ts'
+import { keyColumn } from './columns.ts'
 import type { PgDatabase, TableNames } from './postgres-database.ts'
 import { type EventRow, fromRow } from './rows.ts'
 
@@ -58,7 +59,7 @@ export class Claimer {
 }
 
 function claimValues({ owner, limit, now, leaseMs }: ClaimOptions): unknown[] {
-  return [owner, now + leaseMs, now, limit]
+  return [keyColumn(owner), now + leaseMs, now, limit]
 }
 
 /** Expired leases first (their workers died), then due events in arrival order. */
@@ -118,7 +119,7 @@ function orderedClaimSql(names: TableNames, options: ClaimOptions): string {
       ORDER BY c.kind, c.due, c.seq LIMIT ${limit} FOR UPDATE OF e SKIP LOCKED
     ), picked AS (
       SELECT seq, row_number() OVER (ORDER BY kind, due, seq) AS ord FROM locked
-    ), ${claimedCte(name, literal(options.owner), String(integer(options.now + options.leaseMs)))}
+    ), ${claimedCte(name, literal(keyColumn(options.owner)), String(integer(options.now + options.leaseMs)))}
     ${withProbe(name)}`
 }
 

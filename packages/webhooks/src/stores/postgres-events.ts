@@ -1,4 +1,13 @@
-import type { EventStatus, PruneOptions, RequeueOptions, Settlement, StoredEvent } from '../store.ts'
+import type {
+  EventStatus,
+  ListOptions,
+  PruneOptions,
+  RequeueOptions,
+  Settlement,
+  StoredEvent,
+} from '../store.ts'
+import { checkList, checkPrune, checkRequeue } from '../store-checks.ts'
+import { keyColumn, lineColumn } from './columns.ts'
 import type { PgDatabase } from './postgres-database.ts'
 import { countsFrom, type EventRow, fromRow } from './rows.ts'
 
@@ -12,7 +21,7 @@ export async function renew(
 ): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE ${db.names.name} SET lease_until = $1 WHERE key = $2 AND status = 'processing' AND lease_owner = $3`,
-    [leaseUntil, key, owner],
+    [leaseUntil, keyColumn(key), keyColumn(owner)],
   )
   return (rowCount ?? 0) > 0
 }
@@ -25,33 +34,32 @@ export async function settle(
 ): Promise<boolean> {
   const values =
     outcome.status === 'pending'
-      ? ['pending', outcome.nextAttemptAt, outcome.error, null]
-      : [outcome.status, null, outcome.status === 'dead' ? outcome.error : null, outcome.at]
+      ? ['pending', outcome.nextAttemptAt, lineColumn(outcome.error), null]
+      : [outcome.status, null, outcome.status === 'dead' ? lineColumn(outcome.error) : null, outcome.at]
   const { rowCount } = await db.query(
     `UPDATE ${db.names.name} SET status = $1, next_attempt_at = coalesce($2, next_attempt_at),
        last_error = coalesce($3, last_error), finished_at = $4, lease_owner = NULL, lease_until = NULL
      WHERE key = $5 AND status = 'processing' AND lease_owner = $6`,
-    [...values, key, owner],
+    [...values, keyColumn(key), keyColumn(owner)],
   )
   return (rowCount ?? 0) > 0
 }
 
 export async function get(db: PgDatabase, key: string): Promise<StoredEvent | undefined> {
-  const { rows } = await db.query<EventRow>(`SELECT * FROM ${db.names.name} WHERE key = $1`, [key])
+  const { rows } = await db.query<EventRow>(`SELECT * FROM ${db.names.name} WHERE key = $1`, [keyColumn(key)])
   return rows[0] ? fromRow(rows[0]) : undefined
 }
 
-export async function list(
-  db: PgDatabase,
-  { status, limit = 100, after }: { status?: EventStatus; limit?: number; after?: string } = {},
-): Promise<StoredEvent[]> {
+export async function list(db: PgDatabase, options: ListOptions = {}): Promise<StoredEvent[]> {
+  checkList(options, 'list options')
+  const { status, limit = 100, after } = options
   const { name } = db.names
   const { rows } = await db.query<EventRow>(
     `SELECT * FROM ${name}
      WHERE ($1::text IS NULL OR status = $1)
        AND seq > coalesce((SELECT seq FROM ${name} WHERE key = $2), 0)
      ORDER BY seq LIMIT $3`,
-    [status ?? null, after ?? null, limit],
+    [status ?? null, after === undefined ? null : keyColumn(after), limit],
   )
   return rows.map(fromRow)
 }
@@ -64,13 +72,15 @@ export async function counts(db: PgDatabase): Promise<Record<EventStatus, number
 }
 
 /** Back to pending, due now; listening workers are told. */
-export async function requeue(db: PgDatabase, { keys, now }: RequeueOptions): Promise<number> {
+export async function requeue(db: PgDatabase, options: RequeueOptions): Promise<number> {
+  checkRequeue(options, 'requeue options')
+  const { keys, now } = options
   const { name, channel } = db.names
   const { rowCount } = keys
     ? await db.query(
         `UPDATE ${name} SET status = 'pending', attempts = 0, next_attempt_at = $1, finished_at = NULL
          WHERE key = ANY($2::text[]) AND status <> 'processing'`,
-        [now, [...keys]],
+        [now, keys.map(keyColumn)],
       )
     : await db.query(
         `UPDATE ${name} SET status = 'pending', attempts = 0, next_attempt_at = $1, finished_at = NULL WHERE status = 'dead'`,
@@ -80,10 +90,14 @@ export async function requeue(db: PgDatabase, { keys, now }: RequeueOptions): Pr
   return rowCount ?? 0
 }
 
-export async function prune(db: PgDatabase, { before, status = 'done' }: PruneOptions): Promise<number> {
-  const { rowCount } = await db.query(`DELETE FROM ${db.names.name} WHERE status = $1 AND finished_at < $2`, [
-    status,
-    before,
-  ])
+/** Oldest first, at most `limit` (all without one: LIMIT NULL). */
+export async function prune(db: PgDatabase, options: PruneOptions): Promise<number> {
+  checkPrune(options, 'prune options')
+  const { before, status = 'done', limit } = options
+  const { name } = db.names
+  const { rowCount } = await db.query(
+    `DELETE FROM ${name} WHERE seq IN (SELECT seq FROM ${name} WHERE status = $1 AND finished_at < $2 ORDER BY seq LIMIT $3)`,
+    [status, before, limit ?? null],
+  )
   return rowCount ?? 0
 }

@@ -1,4 +1,5 @@
 import type { NewEvent } from '../store.ts'
+import { eventColumns } from './columns.ts'
 import type { TableNames } from './postgres-database.ts'
 import type { PgQueryable } from './postgres-pool.ts'
 
@@ -47,9 +48,9 @@ export class InsertStatement {
   constructor(names: TableNames, named: boolean) {
     this.#channel = names.channel
     const text = (bodies: string) => `WITH ins AS (
-        INSERT INTO ${names.name} (key, event_type, body, received_at, next_attempt_at, order_key)
-        SELECT k, t, b, r, r, o FROM unnest($1::text[], $2::text[], ${bodies}, $4::bigint[], $5::text[])
-          WITH ORDINALITY AS u(k, t, b, r, o, i) ORDER BY i
+        INSERT INTO ${names.name} (key, event_type, body, received_at, next_attempt_at, order_key, originals)
+        SELECT k, t, b, r, r, o, g FROM unnest($1::text[], $2::text[], ${bodies}, $4::bigint[], $5::text[], $7::text[])
+          WITH ORDINALITY AS u(k, t, b, r, o, g, i) ORDER BY i
         ON CONFLICT (key) DO NOTHING RETURNING key
       ), stored AS (
         SELECT count(*)::int AS inserted, CASE WHEN count(*) > 0 THEN pg_notify($6::text, '') END AS notified
@@ -63,26 +64,33 @@ export class InsertStatement {
     this.#array = { name: named ? `${names.channel}_insert_a` : undefined, text: text('$3::text[]') }
   }
 
-  /** Runs the INSERT; resolves to the keys it stored, or `all` when every event of the batch was new. */
-  async run(pool: PgQueryable, events: NewEvent[]): Promise<Set<string> | 'all'> {
+  /**
+   * Runs the INSERT; resolves to whether each event was stored (false: its key existed), or `all`
+   * when every event of the batch was new.
+   */
+  async run(pool: PgQueryable, events: readonly NewEvent[]): Promise<boolean[] | 'all'> {
     const n = events.length
     const keys = new Array<string>(n)
     const types = new Array<string>(n)
     const bodies = new Array<string>(n)
     const times = new Array<number>(n)
     const orderKeys = new Array<string | null>(n)
+    const originals = new Array<string | null>(n)
     let joinable = true
     for (let i = 0; i < n; i++) {
       const e = events[i]!
-      keys[i] = e.key
-      types[i] = e.eventType
-      bodies[i] = e.body
+      const columns = eventColumns(e)
+      keys[i] = columns.key
+      types[i] = columns.eventType
+      bodies[i] = columns.body
       times[i] = e.receivedAt
-      orderKeys[i] = e.orderKey ?? null
-      if (joinable && e.body.includes(SEPARATOR)) joinable = false
+      orderKeys[i] = columns.orderKey
+      originals[i] = columns.originals
+      if (joinable && columns.body.includes(SEPARATOR)) joinable = false
     }
     const { name, text } = joinable ? this.#joined : this.#array
-    const values = [keys, types, joinable ? bodies.join(SEPARATOR) : bodies, times, orderKeys, this.#channel]
+    const body = joinable ? bodies.join(SEPARATOR) : bodies
+    const values = [keys, types, body, times, orderKeys, this.#channel, originals]
     const { rows } = name
       ? await (pool.query as unknown as NamedQuery).call(pool, { name, text, values })
       : await pool.query<InsertRow>(text, values)
@@ -90,6 +98,6 @@ export class InsertStatement {
     if (Number(rows[0]?.inserted) === n) return 'all'
     const stored = new Set<string>()
     for (const row of rows) if (row.key !== null) stored.add(row.key)
-    return stored
+    return keys.map((key) => stored.has(key))
   }
 }

@@ -2,6 +2,7 @@ import { WebhookError } from '../errors.ts'
 import type { NewEvent } from '../store.ts'
 import type { PgDatabase } from './postgres-database.ts'
 import { InsertStatement } from './postgres-insert-statement.ts'
+import type { PgQueryable } from './postgres-pool.ts'
 
 type Outcome = 'inserted' | 'duplicate'
 
@@ -116,30 +117,48 @@ export class InsertBatcher {
   }
 
   async #send(group: Pending[]): Promise<void> {
-    let inserted: Set<string> | 'all' | undefined
-    let failure: unknown
+    let outcomes: Array<Outcome | WebhookError>
     try {
-      inserted = await this.#insertRows(group.map((p) => p.event))
+      outcomes = await this.#insertRows(group.map((p) => p.event))
     } catch (error) {
-      failure = this.#db.unavailable(error)
+      outcomes = group.map(() => this.#db.unavailable(error))
     }
-    for (const p of group) {
+    for (const [i, p] of group.entries()) {
       this.#byKey.delete(p.event.key)
       // The requests for the same key that waited for this one: duplicates, or the same failure.
       const twins = p.twins ?? []
-      if (inserted) {
-        p.resolve(inserted === 'all' || inserted.has(p.event.key) ? 'inserted' : 'duplicate')
+      const outcome = outcomes[i]!
+      if (typeof outcome === 'string') {
+        p.resolve(outcome)
         for (const twin of twins) twin.resolve('duplicate')
       } else {
-        p.reject(failure)
-        for (const twin of twins) twin.reject(failure)
+        p.reject(outcome)
+        for (const twin of twins) twin.reject(outcome)
       }
     }
   }
 
-  /** The keys this statement inserted (the others existed already), or `all`. */
-  async #insertRows(events: NewEvent[]): Promise<Set<string> | 'all'> {
+  /**
+   * Each event's outcome. When PostgreSQL refuses the statement for what a row holds (a constraint
+   * or a trigger of yours, say), the batch is split in halves and each half tried on its own, so
+   * only the rows refused fail (each with its error) and the others are stored: one bad row never
+   * fails its batch. A failure of the database itself fails the whole batch.
+   */
+  async #insertRows(events: readonly NewEvent[]): Promise<Array<Outcome | WebhookError>> {
     const pool = await this.#db.pool()
+    try {
+      const stored = await this.#run(pool, events)
+      return events.map((_, i) => (stored === 'all' || stored[i] ? 'inserted' : 'duplicate'))
+    } catch (error) {
+      if (!refusedForItsRows(error)) throw error
+      if (events.length === 1) return [this.#db.unavailable(error)]
+      const half = Math.ceil(events.length / 2)
+      const first = await this.#insertRows(events.slice(0, half))
+      return [...first, ...(await this.#insertRows(events.slice(half)))]
+    }
+  }
+
+  async #run(pool: PgQueryable, events: readonly NewEvent[]): Promise<boolean[] | 'all'> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.#statement.run(pool, events)
@@ -150,4 +169,14 @@ export class InsertBatcher {
       }
     }
   }
+}
+
+/**
+ * Whether PostgreSQL refused the statement for what its rows hold: SQLSTATE classes 22 (data
+ * exception), 23 (integrity constraint violation) and 54 (program limit exceeded, e.g. an index
+ * entry too large). Not a connection, a timeout or a server failure.
+ */
+function refusedForItsRows(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code)
 }

@@ -1,3 +1,4 @@
+import { INDEXED_BYTES } from './columns.ts'
 import type { TableNames } from './postgres-database.ts'
 import type { PgQueryable } from './postgres-pool.ts'
 
@@ -33,9 +34,11 @@ export async function migrate(pool: PgQueryable, names: TableNames): Promise<voi
       lease_until bigint,
       last_error text,
       finished_at bigint,
-      order_key text
+      order_key text,
+      originals text
     );
     ${addOrderKey(name)}
+    ${addOriginals(name)}
     CREATE INDEX IF NOT EXISTS ${table}_due_free ON ${name} (next_attempt_at, seq)
       WHERE status = 'pending' AND order_key IS NULL;
     CREATE INDEX IF NOT EXISTS ${table}_order_pending ON ${name} (order_key, seq)
@@ -63,6 +66,31 @@ function addOrderKey(name: string): string {
   return `DO $$ BEGIN
       IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('${name}') AND attname = 'order_key' AND NOT attisdropped)
       THEN ALTER TABLE ${name} ADD COLUMN IF NOT EXISTS order_key text; END IF;
+    END $$;`
+}
+
+/**
+ * A table made before `originals` existed gets the column, and its keys and order keys that an
+ * indexed column now holds as a digest (longer than INDEXED_BYTES, or looking like a digest; see
+ * columns.ts) are rewritten so, the strings kept in `originals`: a re-delivery of such an event is
+ * still found as a duplicate, and order keys still match. PostgreSQL text is well-formed UTF-8
+ * without NUL, so the digest is the SHA-256 of its UTF-8, as columns.ts computes it.
+ */
+function addOriginals(name: string): string {
+  const digested = (column: string) =>
+    `(octet_length(${column}) > ${INDEXED_BYTES} OR ${column} ~ '^~sha256:[0-9a-f]{64}$')`
+  const digest = (column: string) =>
+    `CASE WHEN ${digested(column)} THEN '~sha256:' || encode(sha256(convert_to(${column}, 'UTF8')), 'hex') ELSE ${column} END`
+  return `DO $$ BEGIN
+      IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('${name}') AND attname = 'originals' AND NOT attisdropped)
+      THEN
+        ALTER TABLE ${name} ADD COLUMN IF NOT EXISTS originals text;
+        UPDATE ${name} SET key = ${digest('key')}, order_key = ${digest('order_key')},
+          originals = json_strip_nulls(json_build_object(
+            'key', CASE WHEN ${digested('key')} THEN key END,
+            'orderKey', CASE WHEN ${digested('order_key')} THEN order_key END))::text
+        WHERE ${digested('key')} OR ${digested('order_key')};
+      END IF;
     END $$;`
 }
 

@@ -1,5 +1,6 @@
 import { WebhookError } from '../errors.ts'
 import type { StoreTransaction } from '../store.ts'
+import { keyColumn } from './columns.ts'
 import { checkout, type PgQueryable } from './postgres-pool.ts'
 
 /**
@@ -15,7 +16,9 @@ export async function beginEvent(init: {
   owner: string
   unavailable: (error: unknown) => WebhookError
 }): Promise<StoreTransaction> {
-  const { pool, name, key, owner, unavailable } = init
+  const { pool, name, unavailable } = init
+  const key = keyColumn(init.key)
+  const owner = keyColumn(init.owner)
   if (!pool.connect)
     throw new WebhookError('Transactions need a pool with connect() (a pg.Pool), or a connection string.', {
       code: 'transaction_unavailable',

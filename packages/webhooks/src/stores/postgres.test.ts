@@ -106,6 +106,77 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
     await Promise.all(stores.map((s) => s.close()))
   })
 
+  it('one row PostgreSQL refuses never fails its batch: the others are stored, only that one fails', async () => {
+    const t = table()
+    const store = postgresStore(postgres.url, { schema, table: t })
+    await store.ping!()
+    // Something of the user's that refuses some rows: a constraint here, a trigger elsewhere.
+    await admin.query(
+      `ALTER TABLE "${schema}"."${t}" ADD CONSTRAINT no_poison CHECK (event_type <> 'POISON')`,
+    )
+    const events = Array.from({ length: 150 }, (_, i) => ({
+      key: `k${i}`,
+      eventType: i === 77 ? 'POISON' : 'X',
+      body: '{}',
+      receivedAt: 1,
+    }))
+    const outcomes = await Promise.allSettled(events.map((e) => store.insert(e)))
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(149)
+    expect(outcomes[77]).toMatchObject({ status: 'rejected', reason: { code: 'store_unavailable' } })
+    expect((await store.counts()).pending).toBe(149)
+    await store.close()
+  })
+
+  it('rewrites the keys an older table holds that an index now holds as digests, and still finds them', async () => {
+    const old = table()
+    const q = `"${schema}"."${old}"`
+    // A key PostgreSQL compressed into its index (it could hold it), one just over INDEXED_BYTES,
+    // and a long order key: as the release before `originals` stored them.
+    const compressible = `evt-${'a'.repeat(5_000)}`
+    const long = `evt-${'é'.repeat(600)}`
+    const lane = `lane-${'b'.repeat(4_000)}`
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}";
+      CREATE TABLE ${q} (seq bigserial PRIMARY KEY, key text NOT NULL UNIQUE, event_type text NOT NULL,
+        body text NOT NULL, received_at bigint NOT NULL, status text NOT NULL DEFAULT 'pending',
+        attempts integer NOT NULL DEFAULT 0, next_attempt_at bigint NOT NULL, lease_owner text, lease_until bigint,
+        last_error text, finished_at bigint, order_key text)`)
+    await admin.query(
+      `INSERT INTO ${q} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES
+        ($1, 'X', '{}', 1, 1, $3), ($2, 'X', '{}', 1, 1, NULL), ('short', 'X', '{}', 1, 1, 'k')`,
+      [compressible, long, lane],
+    )
+    const store = postgresStore(postgres.url, { schema, table: old })
+    expect(await store.insert({ key: compressible, eventType: 'X', body: '{}', receivedAt: 2 })).toBe(
+      'duplicate',
+    )
+    expect(await store.insert({ key: long, eventType: 'X', body: '{}', receivedAt: 2 })).toBe('duplicate')
+    expect(await store.insert({ key: 'short', eventType: 'X', body: '{}', receivedAt: 2 })).toBe('duplicate')
+    expect(await store.get(compressible)).toMatchObject({ key: compressible, orderKey: lane })
+    expect((await store.list()).map((e) => e.key)).toEqual([compressible, long, 'short'])
+    // The long order key still holds back the next event of that key.
+    await store.insert({ key: 'next', eventType: 'X', body: '{}', receivedAt: 3, orderKey: lane })
+    const claimed = await store.claim({ owner: 'w', limit: 10, now: 10, leaseMs: 1000 })
+    expect(claimed.map((e) => e.key).sort()).toEqual([compressible, long, 'short'].sort())
+    const { rows } = await admin.query(`SELECT originals FROM ${q} WHERE key <> 'next' ORDER BY seq`)
+    expect(rows.map((r) => r.originals !== null)).toEqual([true, true, false])
+    await store.close()
+  })
+
+  it("never carries the connection string's password in its errors (message, toJSON, stack)", async () => {
+    // A role named like the password: PostgreSQL's own message then holds it.
+    const secret = 'S3cretPassw0rd'
+    const url = new URL(postgres.url)
+    url.username = secret
+    url.password = secret
+    const store = postgresStore(url.toString(), { schema, table: table() })
+    const error = (await store
+      .insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 })
+      .catch((e) => e)) as Error
+    await store.close()
+    expect(error).toMatchObject({ code: 'store_unavailable', message: expect.stringContaining('[REDACTED]') })
+    expect(`${error.message} ${JSON.stringify(error)} ${error.stack}`).not.toContain(secret)
+  })
+
   it('never hands the same event to two workers claiming at once (SKIP LOCKED)', async () => {
     const store = postgresStore(postgres.url, { schema, table: table(), max: 8 })
     await Promise.all(

@@ -1,4 +1,4 @@
-import { ServiceValidationError, type ValidationIssue } from '@service-sdk/core'
+import { MAX_TIMER_MS, OptionIssues } from '../option-checks.ts'
 import type { WebhookStore } from '../store.ts'
 import { Claimer } from './postgres-claim.ts'
 import { PgDatabase, tableNames } from './postgres-database.ts'
@@ -53,7 +53,7 @@ export function postgresStore(
   poolOrUrl: PgQueryable | string,
   options: PostgresStoreOptions = {},
 ): WebhookStore {
-  checkOptions(options)
+  checkOptions(poolOrUrl, options)
   const names = tableNames(options.table ?? 'webhook_events', options.schema)
   const db = new PgDatabase(poolOrUrl, names, poolSettings(poolOrUrl, options))
   const batcher = new InsertBatcher(db, {
@@ -118,20 +118,21 @@ function poolSettings(
 /** Table and schema names are put into SQL, so only plain identifiers (index names add up to 14 characters). */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/
 
-function checkOptions(options: PostgresStoreOptions): void {
-  const issues: ValidationIssue[] = []
-  for (const option of ['max', 'insertsInFlight', 'statementTimeoutMs', 'connectTimeoutMs'] as const) {
-    const value = options[option]
-    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0))
-      issues.push({ path: option, message: 'must be a positive number' })
+function checkOptions(poolOrUrl: unknown, options: PostgresStoreOptions): void {
+  const issues = new OptionIssues('postgresStore options')
+  const pool = poolOrUrl as PgQueryable | null
+  if (typeof poolOrUrl !== 'string' && typeof pool?.query !== 'function')
+    issues.add('poolOrUrl', 'must be a connection string or a pg.Pool')
+  if (issues.object('options', options ?? {})) {
+    issues.number('max', options.max, { integer: true, min: 1, max: 10_000 })
+    issues.number('insertsInFlight', options.insertsInFlight, { integer: true, min: 1, max: 1_000 })
+    issues.number('statementTimeoutMs', options.statementTimeoutMs, { min: 1, max: MAX_TIMER_MS })
+    issues.number('connectTimeoutMs', options.connectTimeoutMs, { min: 1, max: MAX_TIMER_MS })
+    for (const option of ['table', 'schema'] as const) {
+      const value = options[option]
+      if (value !== undefined && !(typeof value === 'string' && IDENTIFIER.test(value)))
+        issues.add(option, 'must be letters, digits and _ (at most 48, not starting with a digit)')
+    }
   }
-  for (const option of ['table', 'schema'] as const) {
-    const value = options[option]
-    if (value !== undefined && !(typeof value === 'string' && IDENTIFIER.test(value)))
-      issues.push({
-        path: option,
-        message: 'must be letters, digits and _ (at most 48, not starting with a digit)',
-      })
-  }
-  if (issues.length > 0) throw new ServiceValidationError('postgresStore options', issues)
+  issues.throwIfAny()
 }

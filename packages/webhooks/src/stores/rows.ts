@@ -1,5 +1,6 @@
 import { ServiceValidationError } from '@service-sdk/core'
 import { EVENT_STATUSES, type EventStatus, type StoredEvent } from '../store.ts'
+import { withOriginals } from './columns.ts'
 
 /** A row as SQL stores it (both stores use the same column names). */
 export interface EventRow {
@@ -14,6 +15,8 @@ export interface EventRow {
   last_error: string | null
   finished_at: number | string | null
   order_key: string | null
+  /** The strings held as digests, as JSON (see columns.ts); null when none is. */
+  originals: string | null
 }
 
 // PostgreSQL returns bigint columns as strings; epoch milliseconds fit a number exactly.
@@ -21,7 +24,7 @@ const num = (v: number | string): number => (typeof v === 'number' ? v : Number(
 const numOrNull = (v: number | string | null): number | null => (v === null ? null : num(v))
 
 export function fromRow(row: EventRow): StoredEvent {
-  return {
+  const event: StoredEvent = {
     key: row.key,
     eventType: row.event_type,
     body: row.body,
@@ -34,6 +37,7 @@ export function fromRow(row: EventRow): StoredEvent {
     lastError: row.last_error,
     finishedAt: numOrNull(row.finished_at),
   }
+  return withOriginals(event, row.originals)
 }
 
 export function countsFrom(

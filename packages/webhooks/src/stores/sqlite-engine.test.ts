@@ -21,6 +21,7 @@ const insert = (key: string): WriteOp => ({
   leaseOwner: null,
   leaseUntil: null,
   orderKey: null,
+  originals: null,
 })
 const claim: WriteOp = { t: 'claim', owner: 'w:1', limit: 10, now: 2, leaseMs: 1000 }
 const settle = (key: string): WriteOp => ({
@@ -73,7 +74,7 @@ describe('SqliteEngine commits', () => {
     engine.write([insert('a')])
     const outcome = engine.write([claim])
     expect(outcome).toEqual({
-      values: [[['a', 'X', '{}', 1, 'processing', 1, 1, 1002, null, null, null]]],
+      values: [[['a', 'X', '{}', 1, 'processing', 1, 1, 1002, null, null, null, null]]],
     })
     engine.close()
   })

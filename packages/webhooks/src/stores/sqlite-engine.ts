@@ -154,6 +154,7 @@ export class SqliteEngine {
             op.receivedAt,
             op.receivedAt,
             op.orderKey,
+            op.originals,
           )
           return changes === 0 ? 'duplicate' : 'inserted'
         }
@@ -163,6 +164,7 @@ export class SqliteEngine {
           op.body,
           op.receivedAt,
           op.receivedAt,
+          op.originals,
           op.leaseOwner,
           op.leaseUntil,
         )
@@ -195,7 +197,7 @@ export class SqliteEngine {
         return n
       }
       case 'prune':
-        return Number(sql.prune[op.status]?.run(op.before).changes ?? 0)
+        return Number(sql.prune[op.status]?.run(op.before, op.limit).changes ?? 0)
     }
   }
 }

@@ -13,6 +13,8 @@ export type WriteOp =
       body: string
       receivedAt: number
       orderKey: string | null
+      /** The strings held as digests, as JSON (see columns.ts); or null. */
+      originals: string | null
       /** Stored already leased to this owner until `leaseUntil` (see `NewEvent.lease`); or null. */
       leaseOwner: string | null
       leaseUntil: number | null
@@ -30,7 +32,8 @@ export type WriteOp =
       at: number | null
     }
   | { t: 'requeue'; keys: string[] | null; now: number }
-  | { t: 'prune'; status: 'done' | 'dead'; before: number }
+  /** `limit`: at most this many, oldest first; -1 for all. */
+  | { t: 'prune'; status: 'done' | 'dead'; before: number; limit: number }
 
 /**
  * Whether a write must survive a power cut (committed with the configured `synchronous`): it

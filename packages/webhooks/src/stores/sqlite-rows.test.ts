@@ -14,8 +14,9 @@ const row: EventRow = {
   last_error: 'boom',
   finished_at: null,
   order_key: 'o',
+  originals: null,
 }
-const asArray: ClaimRow = ['k', 'X', '{}', 1, 'processing', 2, 3, 4, 'boom', null, 'o']
+const asArray: ClaimRow = ['k', 'X', '{}', 1, 'processing', 2, 3, 4, 'boom', null, 'o', null]
 
 describe('claimed rows', () => {
   it('are arrays in EVENT_COLUMNS order, made from objects where node:sqlite returned those', () => {
@@ -38,5 +39,23 @@ describe('claimed rows', () => {
       lastError: 'boom',
       finishedAt: null,
     })
+  })
+
+  it('put back the strings their row holds as digests', () => {
+    const digested: ClaimRow = [
+      '~sha256:1',
+      'X',
+      '{}',
+      1,
+      'processing',
+      2,
+      3,
+      4,
+      null,
+      null,
+      '~sha256:2',
+      '{"key":"k\\u0000","orderKey":"\\ud800"}',
+    ]
+    expect(claimedFrom(digested)).toMatchObject({ key: 'k\u0000', orderKey: '\ud800' })
   })
 })

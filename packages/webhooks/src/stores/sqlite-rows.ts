@@ -14,6 +14,7 @@ export const EVENT_COLUMNS = [
   'last_error',
   'finished_at',
   'order_key',
+  'originals',
 ] as const satisfies ReadonlyArray<keyof EventRow>
 
 /**
@@ -35,6 +36,7 @@ export type ClaimRow = [
   last_error: EventRow['last_error'],
   finished_at: EventRow['finished_at'],
   order_key: EventRow['order_key'],
+  originals: EventRow['originals'],
 ]
 
 /**
@@ -60,5 +62,6 @@ export function claimedFrom(row: ClaimRow): ClaimedEvent {
     last_error: row[8],
     finished_at: row[9],
     order_key: row[10],
+    originals: row[11],
   }) as ClaimedEvent
 }

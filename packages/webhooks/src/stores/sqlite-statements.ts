@@ -65,11 +65,11 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
     )
   return {
     insert: sql(
-      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, order_key) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, order_key, originals) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
     ),
     insertLeased: sql(
-      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, status, attempts, lease_owner, lease_until)
-       VALUES (?, ?, ?, ?, ?, 'processing', 1, ?, ?) ON CONFLICT (key) DO NOTHING`,
+      `INSERT INTO ${t} (key, event_type, body, received_at, next_attempt_at, originals, status, attempts, lease_owner, lease_until)
+       VALUES (?, ?, ?, ?, ?, ?, 'processing', 1, ?, ?) ON CONFLICT (key) DO NOTHING`,
     ),
     claimExpired: lease(
       `${t}_lease`,
@@ -116,9 +116,14 @@ export function prepareStatements(db: DatabaseSync, t: string): Statements {
       `UPDATE ${t} SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL
        WHERE key = ? AND status <> 'processing'`,
     ),
+    // Oldest first, at most a limit (-1: all); dead letters through their index.
     prune: {
-      done: sql(`DELETE FROM ${t} WHERE status = 'done' AND finished_at < ?`),
-      dead: sql(`DELETE FROM ${t} WHERE status = 'dead' AND finished_at < ?`),
+      done: sql(
+        `DELETE FROM ${t} WHERE seq IN (SELECT seq FROM ${t} WHERE status = 'done' AND finished_at < ? ORDER BY seq ${LIMIT})`,
+      ),
+      dead: sql(
+        `DELETE FROM ${t} WHERE seq IN (SELECT seq FROM ${t} INDEXED BY ${t}_dead WHERE status = 'dead' AND finished_at < ? ORDER BY seq ${LIMIT})`,
+      ),
     },
   }
 }

@@ -15,6 +15,7 @@ describe('the SQLite thread wire format', () => {
           body: '{"a":1}',
           receivedAt: 1,
           orderKey: null,
+          originals: null,
           leaseOwner: 'w:0',
           leaseUntil: 5,
         },
@@ -25,6 +26,7 @@ describe('the SQLite thread wire format', () => {
           body: '{}',
           receivedAt: 2,
           orderKey: 'folder:1',
+          originals: '{"key":"k\\u0000"}',
           leaseOwner: null,
           leaseUntil: null,
         },
@@ -41,7 +43,7 @@ describe('the SQLite thread wire format', () => {
         { t: 'claim', owner: 'w:2', limit: 32, now: 4, leaseMs: 1000 },
         { t: 'renew', key: 'k', owner: 'w:2', leaseUntil: 5 },
         { t: 'requeue', keys: ['k'], now: 6 },
-        { t: 'prune', status: 'done', before: 7 },
+        { t: 'prune', status: 'done', before: 7, limit: -1 },
       ],
     }
     const wire = toWire(message)

@@ -5,7 +5,7 @@ type Settle = Extract<WriteOp, { t: 'settle' }>
 type RareOp = Exclude<WriteOp, Insert | Settle>
 
 /**
- * A commit's ops in one flat array: an insert is 'i' and its 7 fields, an outcome 's' and its 6;
+ * A commit's ops in one flat array: an insert is 'i' and its 8 fields, an outcome 's' and its 6;
  * the rarer writes travel as they are, one element each.
  */
 export type WireOps = Array<string | number | null | RareOp>
@@ -26,7 +26,17 @@ export function toWire(message: EngineMessage): WireMessage {
   const ops: WireOps = []
   for (const op of message.ops) {
     if (op.t === 'insert')
-      ops.push('i', op.key, op.eventType, op.body, op.receivedAt, op.orderKey, op.leaseOwner, op.leaseUntil)
+      ops.push(
+        'i',
+        op.key,
+        op.eventType,
+        op.body,
+        op.receivedAt,
+        op.orderKey,
+        op.originals,
+        op.leaseOwner,
+        op.leaseUntil,
+      )
     else if (op.t === 'settle') ops.push('s', op.key, op.owner, op.status, op.nextAttemptAt, op.error, op.at)
     else ops.push(op)
   }
@@ -48,10 +58,11 @@ export function fromWire(message: WireMessage): EngineMessage {
         body: w[i + 3],
         receivedAt: w[i + 4],
         orderKey: w[i + 5],
-        leaseOwner: w[i + 6],
-        leaseUntil: w[i + 7],
+        originals: w[i + 6],
+        leaseOwner: w[i + 7],
+        leaseUntil: w[i + 8],
       } as Insert)
-      i += 8
+      i += 9
     } else if (w[i] === 's') {
       ops.push({
         t: 'settle',

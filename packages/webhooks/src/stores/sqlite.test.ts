@@ -45,7 +45,9 @@ describe('sqliteStore', () => {
     expect(() => sqliteStore(file(), { synchronous: 'OFF' as 'FULL' })).toThrow(
       expect.objectContaining({
         code: 'validation_error',
-        issues: [{ path: 'synchronous', message: 'must be FULL, NORMAL or EXTRA' }],
+        issues: [
+          { path: 'synchronous', message: 'must be "FULL" or "NORMAL" or "EXTRA", got the string "OFF"' },
+        ],
       }),
     )
   })
@@ -103,6 +105,35 @@ describe('sqliteStore', () => {
       'webhook_events_lease',
       'webhook_events_order',
     ])
+  })
+
+  it('rewrites the keys an older file holds that an index now holds as digests, and still finds them', async () => {
+    const path = file()
+    const { DatabaseSync } = await import('node:sqlite')
+    const old = new DatabaseSync(path)
+    // Keys the release before `originals` stored as they were: SQLite kept a NUL and any length.
+    const nul = 'evt-\u0000-nul'
+    const long = `evt-${'x'.repeat(3_000)}`
+    const lane = `lane-\u0000-${'y'.repeat(2_000)}`
+    old.exec(OLD_TABLE(', order_key TEXT'))
+    const insert = old.prepare(
+      'INSERT INTO webhook_events (key, event_type, body, received_at, next_attempt_at, order_key) VALUES (?, ?, ?, 1, 1, ?)',
+    )
+    insert.run(nul, 'X', '{}', lane)
+    insert.run(long, 'X', '{"b":"\u0000"}', null)
+    insert.run('short', 'X', '{}', null)
+    old.close()
+    // Two stores opening it at once: one rewrites, the other waits and finds it done.
+    const [store, other] = [sqliteStore(path), sqliteStore(path, { thread: 'main' })]
+    for (const key of [nul, long, 'short'])
+      expect(await store.insert({ key, eventType: 'X', body: '{}', receivedAt: 2 })).toBe('duplicate')
+    expect(await other.get(nul)).toMatchObject({ key: nul, orderKey: lane })
+    expect(await store.get(long)).toMatchObject({ key: long, body: '{"b":"\u0000"}' })
+    expect((await store.list()).map((e) => e.key)).toEqual([nul, long, 'short'])
+    await store.insert({ key: 'next', eventType: 'X', body: '{}', receivedAt: 3, orderKey: lane })
+    const claimed = await store.claim({ owner: 'w', limit: 10, now: 10, leaseMs: 1000 })
+    expect(claimed.map((e) => e.key).sort()).toEqual([nul, long, 'short'].sort())
+    await Promise.all([store.close(), other.close()])
   })
 
   it('stores an event leased at insert: processing, first attempt, claimed by nobody until its lease expires', async () => {

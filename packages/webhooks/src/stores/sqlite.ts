@@ -1,5 +1,5 @@
-import { ServiceValidationError } from '@service-sdk/core'
 import { WebhookError } from '../errors.ts'
+import { MAX_TIMER_MS, OptionIssues } from '../option-checks.ts'
 import type {
   ClaimedEvent,
   ClaimOptions,
@@ -12,6 +12,8 @@ import type {
   StoredEvent,
   WebhookStore,
 } from '../store.ts'
+import { checkList, checkPrune, checkRequeue } from '../store-checks.ts'
+import { eventColumns, keyColumn, lineColumn } from './columns.ts'
 import { checkTableName, countsFrom, type EventRow, fromRow } from './rows.ts'
 import { type Channel, mainThreadChannel, workerChannel } from './sqlite-channel.ts'
 import {
@@ -70,18 +72,20 @@ export function sqliteStore(path: string, options: SqliteStoreOptions = {}): Web
 }
 
 function engineConfig(path: string, options: SqliteStoreOptions): EngineConfig {
-  const issues: Array<{ path: string; message: string }> = []
-  if (typeof path !== 'string' || path === '') issues.push({ path: 'path', message: 'must be a file path' })
-  const synchronous = options.synchronous ?? 'FULL'
-  if (!['FULL', 'NORMAL', 'EXTRA'].includes(synchronous))
-    issues.push({ path: 'synchronous', message: 'must be FULL, NORMAL or EXTRA' })
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5000
-  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
-    issues.push({ path: 'busyTimeoutMs', message: 'must be a non-negative integer' })
-  if (options.thread !== undefined && options.thread !== 'worker' && options.thread !== 'main')
-    issues.push({ path: 'thread', message: "must be 'worker' or 'main'" })
-  if (issues.length > 0) throw new ServiceValidationError('sqliteStore options', issues)
-  return { path, table: checkTableName(options.table ?? 'webhook_events'), synchronous, busyTimeoutMs }
+  const issues = new OptionIssues('sqliteStore options')
+  if (typeof path !== 'string' || path === '') issues.add('path', 'must be a file path')
+  if (issues.object('options', options ?? {})) {
+    issues.oneOf('synchronous', options.synchronous, ['FULL', 'NORMAL', 'EXTRA'])
+    issues.number('busyTimeoutMs', options.busyTimeoutMs, { integer: true, min: 0, max: MAX_TIMER_MS })
+    issues.oneOf('thread', options.thread, ['worker', 'main'])
+  }
+  issues.throwIfAny()
+  return {
+    path,
+    table: checkTableName(options.table ?? 'webhook_events'),
+    synchronous: options.synchronous ?? 'FULL',
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+  }
 }
 
 interface Waiter {
@@ -155,50 +159,49 @@ class SqliteStore implements WebhookStore {
   }
 
   insert(event: NewEvent): Promise<'inserted' | 'duplicate'> {
-    const { key, eventType, body, receivedAt, lease } = event
+    const { receivedAt, lease } = event
     return this.#write({
       t: 'insert',
-      key,
-      eventType,
-      body,
+      ...eventColumns(event),
       receivedAt,
-      orderKey: event.orderKey ?? null,
-      leaseOwner: lease?.owner ?? null,
+      leaseOwner: lease ? keyColumn(lease.owner) : null,
       leaseUntil: lease?.until ?? null,
     })
   }
 
   async claim({ owner, limit, now, leaseMs }: ClaimOptions): Promise<ClaimedEvent[]> {
-    const rows = await this.#write<ClaimRow[]>({ t: 'claim', owner, limit, now, leaseMs })
+    const rows = await this.#write<ClaimRow[]>({ t: 'claim', owner: keyColumn(owner), limit, now, leaseMs })
     return rows.map(claimedFrom)
   }
 
   renew(key: string, owner: string, leaseUntil: number): Promise<boolean> {
-    return this.#write({ t: 'renew', key, owner, leaseUntil })
+    return this.#write({ t: 'renew', key: keyColumn(key), owner: keyColumn(owner), leaseUntil })
   }
 
   settle(key: string, owner: string, outcome: Settlement): Promise<boolean> {
     return this.#write({
       t: 'settle',
-      key,
-      owner,
+      key: keyColumn(key),
+      owner: keyColumn(owner),
       status: outcome.status,
       nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-      error: outcome.status === 'done' ? null : outcome.error,
+      error: outcome.status === 'done' ? null : lineColumn(outcome.error),
       at: outcome.status === 'pending' ? null : outcome.at,
     })
   }
 
   async get(key: string): Promise<StoredEvent | undefined> {
-    const row = await this.#read<EventRow | undefined>({ t: 'get', key })
+    const row = await this.#read<EventRow | undefined>({ t: 'get', key: keyColumn(key) })
     return row ? fromRow(row) : undefined
   }
 
-  async list({ status, limit = 100, after }: ListOptions = {}): Promise<StoredEvent[]> {
+  async list(options: ListOptions = {}): Promise<StoredEvent[]> {
+    checkList(options, 'list options')
+    const { status, limit = 100, after } = options
     const rows = await this.#read<EventRow[]>({
       t: 'list',
       status: status ?? null,
-      after: after ?? null,
+      after: after === undefined ? null : keyColumn(after),
       limit,
     })
     return rows.map(fromRow)
@@ -208,12 +211,17 @@ class SqliteStore implements WebhookStore {
     return countsFrom(await this.#read<Array<{ status: EventStatus; n: number }>>({ t: 'counts' }))
   }
 
-  requeue({ keys, now }: RequeueOptions): Promise<number> {
-    return this.#write({ t: 'requeue', keys: keys ? [...keys] : null, now })
+  async requeue(options: RequeueOptions): Promise<number> {
+    checkRequeue(options, 'requeue options')
+    const { keys, now } = options
+    return this.#write({ t: 'requeue', keys: keys ? keys.map(keyColumn) : null, now })
   }
 
-  prune({ before, status = 'done' }: PruneOptions): Promise<number> {
-    return this.#write({ t: 'prune', status, before })
+  async prune(options: PruneOptions): Promise<number> {
+    checkPrune(options, 'prune options')
+    const { before, status = 'done', limit } = options
+    // -1: no limit, to SQLite.
+    return this.#write({ t: 'prune', status, before, limit: limit ?? -1 })
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
-import { type RetryOptions, ServiceValidationError } from '@service-sdk/core'
+import type { RetryOptions } from '@service-sdk/core'
 import type { RetryPolicy } from '@service-sdk/core/internal'
+import { MAX_TIMER_MS, OptionIssues } from '../option-checks.ts'
 
 export interface ProcessingOptions {
   /** Events run at the same time in this process. Default 8. */
@@ -48,33 +49,41 @@ export const DEFAULT_EVENT_RETRY: RetryPolicy = {
 /** The processing options' other defaults (stated in `ProcessingOptions`' doc comments). */
 export const DEFAULT_PROCESSING = { concurrency: 8, leaseMs: 30_000, pollIntervalMs: 1_000 } as const
 
+/** At most this many events run at once in a process (claims take 4 × this). */
+export const MAX_CONCURRENCY = 10_000
+
 export function processingSettings(options: ProcessingOptions): ProcessingSettings {
+  checkProcessing(options)
   const given = options.retry ?? {}
-  const retry: RetryPolicy = {
-    maxRetries: given.maxRetries ?? DEFAULT_EVENT_RETRY.maxRetries,
-    initialDelayMs: given.initialDelayMs ?? DEFAULT_EVENT_RETRY.initialDelayMs,
-    maxDelayMs: given.maxDelayMs ?? DEFAULT_EVENT_RETRY.maxDelayMs,
-    maxRetryAfterMs: DEFAULT_EVENT_RETRY.maxRetryAfterMs,
-  }
-  const settings = {
+  return {
     concurrency: options.concurrency ?? DEFAULT_PROCESSING.concurrency,
     leaseMs: options.leaseMs ?? DEFAULT_PROCESSING.leaseMs,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULT_PROCESSING.pollIntervalMs,
-    retry,
+    retry: {
+      maxRetries: given.maxRetries ?? DEFAULT_EVENT_RETRY.maxRetries,
+      initialDelayMs: given.initialDelayMs ?? DEFAULT_EVENT_RETRY.initialDelayMs,
+      maxDelayMs: given.maxDelayMs ?? DEFAULT_EVENT_RETRY.maxDelayMs,
+      maxRetryAfterMs: DEFAULT_EVENT_RETRY.maxRetryAfterMs,
+    },
   }
-  const issues: Array<{ path: string; message: string }> = []
-  for (const name of ['concurrency', 'leaseMs', 'pollIntervalMs'] as const) {
-    const value = settings[name]
-    if (!Number.isFinite(value) || value <= 0)
-      issues.push({ path: name, message: 'must be a positive number' })
+}
+
+/** Each option a number in its range (timers: at most MAX_TIMER_MS, what a Node timer takes). */
+function checkProcessing(options: ProcessingOptions): void {
+  const issues = new OptionIssues('processing options')
+  if (!issues.object('processing', options ?? {})) issues.throwIfAny()
+  issues.number('concurrency', options.concurrency, { integer: true, min: 1, max: MAX_CONCURRENCY })
+  issues.number('leaseMs', options.leaseMs, { min: 1, max: MAX_TIMER_MS })
+  issues.number('pollIntervalMs', options.pollIntervalMs, { min: 1, max: MAX_TIMER_MS })
+  if (issues.object('retry', options.retry)) {
+    const retry = options.retry as Record<string, unknown>
+    issues.number('retry.maxRetries', retry.maxRetries, {
+      integer: true,
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+    })
+    issues.number('retry.initialDelayMs', retry.initialDelayMs, { min: 0 })
+    issues.number('retry.maxDelayMs', retry.maxDelayMs, { min: 0 })
   }
-  if (!Number.isSafeInteger(retry.maxRetries) || retry.maxRetries < 0)
-    issues.push({ path: 'retry.maxRetries', message: 'must be a non-negative integer' })
-  for (const name of ['initialDelayMs', 'maxDelayMs'] as const) {
-    const value = retry[name]
-    if (!Number.isFinite(value) || value < 0)
-      issues.push({ path: `retry.${name}`, message: 'must be a non-negative number' })
-  }
-  if (issues.length > 0) throw new ServiceValidationError('processing options', issues)
-  return settings
+  issues.throwIfAny()
 }

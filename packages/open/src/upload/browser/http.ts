@@ -1,6 +1,6 @@
 import { NoAnswerError } from '../oss/no-answer.ts'
 import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../oss/types.ts'
-import { partNumberOf } from '../platform.ts'
+import { partNumberOf } from '../platform/platform.ts'
 
 // Headers a page may not set (the browser sets or refuses them); the signer adds some (Host for IP endpoints).
 const FORBIDDEN =

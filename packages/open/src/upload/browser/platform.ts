@@ -1,5 +1,5 @@
 import { ServiceValidationError } from '@service-sdk/core'
-import type { UploadPlatform } from '../platform.ts'
+import type { UploadPlatform } from '../platform/platform.ts'
 import { createXhrHttp } from './http.ts'
 import { prepareBrowserSource, refuseBrowserSource } from './sources.ts'
 

@@ -1,13 +1,13 @@
 import { ServiceValidationError } from '@service-sdk/core'
-import { createChunkReader } from '../chunk-reader.ts'
-import { crc64 } from '../crc64.ts'
+import { crc64 } from '../crc64/crc64.ts'
+import { createChunkReader } from '../engine/chunk-reader.ts'
 import {
   blobChecksum,
   blobSource,
   type PreparedSource,
   type RandomAccessSource,
   type SequentialSource,
-} from '../platform.ts'
+} from '../platform/platform.ts'
 
 const ACCEPTED = 'a File or Blob, a Uint8Array or ArrayBuffer, or a ReadableStream of bytes'
 

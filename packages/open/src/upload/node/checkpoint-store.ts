@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ListableCheckpointStore, SourceFingerprint, UploadCheckpoint } from '../checkpoint.ts'
+import type {
+  ListableCheckpointStore,
+  SourceFingerprint,
+  UploadCheckpoint,
+} from '../checkpoints/checkpoint.ts'
 
 const DAY = 24 * 3_600_000
 /** Checkpoints not written for this long are stale: not listed, cleaned up by `cleanupUploads`. */

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { crc64 } from '../crc64.ts'
+import { crc64 } from '../crc64/crc64.ts'
 import { createBufferPool, fileRange, sendFileRange } from './file-range.ts'
 
 const BUFFER = 16

@@ -3,7 +3,7 @@ import type { ClientRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { crc64 } from '../crc64.ts'
+import { crc64 } from '../crc64/crc64.ts'
 import { createBufferPool, fileRange, sendFileRange } from './file-range.ts'
 
 const KiB = 1024

@@ -1,7 +1,7 @@
 import { close, closeSync, open, openSync, read, readSync } from 'node:fs'
 import type { ClientRequest } from 'node:http'
 import { UploadError } from '@service-sdk/core'
-import { type Crc64, createCrc64 } from '../crc64.ts'
+import { type Crc64, createCrc64 } from '../crc64/crc64.ts'
 
 const RANGE = Symbol.for('@service-sdk/open/file-range')
 

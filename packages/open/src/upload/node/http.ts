@@ -3,7 +3,7 @@ import https from 'node:https'
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
 import { NoAnswerError } from '../oss/no-answer.ts'
 import type { OssHttp, OssHttpRequest, OssHttpResponse, RequestTarget } from '../oss/types.ts'
-import { partNumberOf } from '../platform.ts'
+import { partNumberOf } from '../platform/platform.ts'
 import { type BytesBody, isBytesBody, sendBytes } from './bytes-body.ts'
 import {
   type BufferPool,

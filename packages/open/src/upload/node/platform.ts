@@ -1,4 +1,4 @@
-import type { UploadPlatform } from '../platform.ts'
+import type { UploadPlatform } from '../platform/platform.ts'
 import { fileCheckpointStore } from './checkpoint-store.ts'
 import { createAgents, createNodeHttp } from './http.ts'
 import { nodeSigning } from './signing.ts'

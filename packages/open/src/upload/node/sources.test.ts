@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { ServiceValidationError, UploadError } from '@service-sdk/core'
 import { rejectionOf } from '@service-sdk/testkit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RandomAccessSource } from '../platform.ts'
+import type { RandomAccessSource } from '../platform/platform.ts'
 import { prepareNodeSource } from './sources.ts'
 
 let dir: string

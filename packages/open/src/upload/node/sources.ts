@@ -3,16 +3,16 @@ import { open } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import { Readable } from 'node:stream'
 import { ServiceValidationError, UploadError } from '@service-sdk/core'
-import { createChunkReader } from '../chunk-reader.ts'
-import { crc64, createCrc64 } from '../crc64.ts'
+import { crc64, createCrc64 } from '../crc64/crc64.ts'
+import { createChunkReader } from '../engine/chunk-reader.ts'
+import { sourceError } from '../engine/source-error.ts'
 import type { OssBody } from '../oss/types.ts'
 import {
   blobSource,
   type PreparedSource,
   type RandomAccessSource,
   type SequentialSource,
-} from '../platform.ts'
-import { sourceError } from '../source-error.ts'
+} from '../platform/platform.ts'
 import { bytesBody } from './bytes-body.ts'
 import { fileRange } from './file-range.ts'
 

@@ -1,6 +1,6 @@
 import { ServiceError, type UploadCredential, UploadError } from '@service-sdk/core'
 import { createRedactor } from '@service-sdk/core/internal'
-import type { RequestContext } from '../platform.ts'
+import type { RequestContext } from '../platform/platform.ts'
 import type { StorageAccess } from './access.ts'
 import { failureOf, isOssFailure } from './failure.ts'
 import { hmacSha1 } from './hmac.ts'

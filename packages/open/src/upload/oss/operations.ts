@@ -1,4 +1,4 @@
-import type { RequestContext } from '../platform.ts'
+import type { RequestContext } from '../platform/platform.ts'
 import { failureOf, unreadableAnswer } from './failure.ts'
 import { md5Base64 } from './hmac.ts'
 import type { OssRequest, RequestSigner } from './request.ts'

@@ -159,13 +159,12 @@ export function objectSigner(options: OssOptions, setup: SignerSetup): ObjectSig
   // The origin's parts, for the HTTP layer (`RequestTarget`): `host` is `hostname` and the port.
   const hostname = (ip ? '' : `${bucket}.`) + endpoint.hostname.replace(/^\[(.*)\]$/, '$1')
   const port = endpoint.host.slice(endpoint.hostname.length + 1)
-  const typeOf = (request: ObjectRequest) =>
-    request.content ? request.content.type : (setup.typeOf?.(keyOf(request)) ?? request.type)
-  const resource = (request: ObjectRequest) => `/${bucket}/${keyOf(request)}`
+  const typeOf = (request: ObjectRequest, key: string) =>
+    request.content ? request.content.type : (setup.typeOf?.(key) ?? request.type)
   /** The URL (its query, then `auth` when the signature goes in it) and its parts. */
-  const located = (request: ObjectRequest, auth: string, headers: Record<string, string>) => {
+  const located = (request: ObjectRequest, key: string, auth: string, headers: Record<string, string>) => {
     const query = search(request.query, request.subresource)
-    const path = `/${escapeKey(keyOf(request))}${query}${auth === '' ? '' : `${query === '' ? '?' : '&'}${auth}`}`
+    const path = `/${escapeKey(key)}${query}${auth === '' ? '' : `${query === '' ? '?' : '&'}${auth}`}`
     const sub = request.subresource
     const part = typeof sub === 'object' ? Number(sub.partNumber ?? 0) : 0
     return {
@@ -176,8 +175,9 @@ export function objectSigner(options: OssOptions, setup: SignerSetup): ObjectSig
   }
 
   const sign = (request: ObjectRequest) => {
+    const key = keyOf(request)
     const date = httpDate()
-    const type = typeOf(request)
+    const type = typeOf(request, key)
     const headers: Record<string, string> = { 'x-oss-date': date }
     if (setup.userAgent) headers['User-Agent'] = setup.userAgent
     if (stsToken) headers['x-oss-security-token'] = stsToken
@@ -190,11 +190,11 @@ export function objectSigner(options: OssOptions, setup: SignerSetup): ObjectSig
     }
     const signed = [`${request.method}\n${md5}\n${type ?? ''}\n${date}\nx-oss-date:${date}\n`]
     if (stsToken) signed.push(`x-oss-security-token:${stsToken.trim()}\n`)
-    signed.push(resource(request), canonicalSubresource(request.subresource))
+    signed.push(`/${bucket}/${key}`, canonicalSubresource(request.subresource))
     return then(setup.hmac(signed.join('')), (signature) => {
       headers.authorization = `OSS ${accessKeyId}:${signature}`
       if (host) headers.host = host
-      return located(request, '', headers)
+      return located(request, key, '', headers)
     })
   }
 
@@ -202,17 +202,18 @@ export function objectSigner(options: OssOptions, setup: SignerSetup): ObjectSig
   const authToken = stsToken ? `&security-token=${encodeURIComponent(stsToken)}` : ''
   const authKey = `OSSAccessKeyId=${encodeURIComponent(accessKeyId)}&Expires=`
   const presign = (request: ObjectRequest, expires: number) => {
-    const type = typeOf(request)
+    const key = keyOf(request)
+    const type = typeOf(request, key)
     const headers: Record<string, string> = {}
     if (type) headers['Content-Type'] = type
     const md5 = request.content?.md5 ?? ''
     if (md5) headers['Content-MD5'] = md5
     // The security token is a signed sub-resource of a signed URL, as in ali-oss's signatureUrl.
     const sub = withToken(request.subresource, stsToken)
-    const signed = `${request.method}\n${md5}\n${type ?? ''}\n${expires}\n${resource(request)}${canonicalSubresource(sub)}`
+    const signed = `${request.method}\n${md5}\n${type ?? ''}\n${expires}\n/${bucket}/${key}${canonicalSubresource(sub)}`
     return then(setup.hmac(signed), (signature) => {
       const auth = `${authKey}${expires}&Signature=${encodeURIComponent(signature)}${authToken}`
-      return located(request, auth, headers)
+      return located(request, key, auth, headers)
     })
   }
 
@@ -224,7 +225,9 @@ function then<T, R>(value: T | Promise<T>, f: (value: T) => R): R | Promise<R> {
   return value instanceof Promise ? value.then(f) : f(value)
 }
 
-const keyOf = (request: ObjectRequest) => request.key.replace(/^\/+/, '')
+/** The key without leading slashes (ali-oss drops them). */
+const keyOf = (request: ObjectRequest) =>
+  request.key.charCodeAt(0) === 47 ? request.key.replace(/^\/+/, '') : request.key
 
 /** A dotted-quad IPv4 address, as a WHATWG URL normalises one (ali-oss's `net.isIP`). */
 function isIPv4(hostname: string): boolean {

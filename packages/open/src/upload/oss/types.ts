@@ -1,4 +1,4 @@
-import type { RequestContext } from '../platform.ts'
+import type { RequestContext } from '../platform/platform.ts'
 
 /** What the platform's HTTP layer is handed for one request. */
 export interface OssHttpRequest {

@@ -1,0 +1,188 @@
+/**
+ * Soak: a receiver at a steady rate for a long time, to see whether its memory levels off. Not
+ * part of `pnpm bench` (it runs for half an hour by default). Run after `pnpm build`:
+ *
+ *     node bench/webhooks/soak.ts [--store sqlite|pg] [--minutes 30] [--rate 50] [--warmup 5]
+ *
+ * The receiver runs in a process of its own (node:http + webhooksNode, processing on, a no-op
+ * handler, the default retention), on SQLite (synchronous FULL) or PostgreSQL (`POSTGRES_URL`,
+ * default the local database `test`, a schema of its own dropped at the end). An open-loop load
+ * (paced-load.ts) offers `--rate` deliveries a second, each a distinct event. Every minute it
+ * prints the receiver's RSS, V8 heap (after a full collection), open file descriptors and the
+ * inbox's size on disk; RSS and heap are sampled every 10 s. At the end: the RSS trend after the warm-up (least squares over
+ * the samples, in MiB per 10 minutes) against the target, under 1 MiB per 10 minutes.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import { listeningUrl } from '../lib/listening.ts'
+import { eventBody } from './event-body.ts'
+import { pacedLoad } from './paced-load.ts'
+
+const { values } = parseArgs({
+  options: {
+    store: { type: 'string', default: 'sqlite' },
+    minutes: { type: 'string', default: '30' },
+    rate: { type: 'string', default: '50' },
+    warmup: { type: 'string', default: '5' },
+    child: { type: 'string' },
+  },
+})
+const TOKEN = 'soak-bench-token-0123456789abcdef'
+const PG_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const MiB = 1024 * 1024
+/** The target: RSS grows by less than this per 10 minutes once warm. */
+const TARGET_MIB_PER_10_MIN = 1
+
+interface Stats {
+  rss: number
+  heapUsed: number
+  heapTotal: number
+  fds: number
+  handled: number
+}
+
+if (values.child) await serve(values.child)
+else await soak()
+
+/** The receiver: `/stats` answers its memory, open descriptors and events handled. */
+async function serve(where: string): Promise<void> {
+  const { createServer } = await import('node:http')
+  const { createWebhookReceiver, postgresStore, sqliteStore } = await import('@service-sdk/webhooks')
+  const { webhooksNode } = await import('@service-sdk/webhooks/node')
+  const [kind, place] = where.split(':', 2) as ['sqlite' | 'pg', string]
+  const receiver = createWebhookReceiver({
+    token: TOKEN,
+    store: kind === 'pg' ? postgresStore(PG_URL, { schema: place }) : sqliteStore(place),
+  })
+  let handled = 0
+  receiver.onAny(() => void handled++)
+  const handle = webhooksNode(receiver)
+  const collect = (globalThis as { gc?: () => void }).gc
+  const server = createServer((req, res) => {
+    if (req.url !== '/stats') return void handle(req, res)
+    // After a full collection: the heap that is still referenced, not garbage not yet collected.
+    collect?.()
+    const { rss, heapUsed, heapTotal } = process.memoryUsage()
+    const stats: Stats = { rss, heapUsed, heapTotal, fds: readdirSync('/proc/self/fd').length, handled }
+    res.end(JSON.stringify(stats))
+  })
+  server.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`listening ${(server.address() as { port: number }).port}\n`)
+  })
+}
+
+async function soak(): Promise<void> {
+  const minutes = Number(values.minutes)
+  const rate = Number(values.rate)
+  const warmup = Math.min(Number(values.warmup), minutes / 3)
+  const usePg = values.store === 'pg'
+  const dir = mkdtempSync(join(tmpdir(), 'webhooks-soak-'))
+  const file = join(dir, 'inbox.db')
+  const schema = `soak_${process.pid}`
+  const admin = usePg ? new pg.Pool({ connectionString: PG_URL, max: 1 }) : undefined
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', import.meta.filename, '--child', usePg ? `pg:${schema}` : `sqlite:${file}`],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  try {
+    const base = await listeningUrl(child, 'receiver')
+    const stats = async () => (await (await fetch(`${base}/stats`)).json()) as Stats
+    const inboxBytes = async () => {
+      if (admin) {
+        const { rows } = await admin.query<{ n: string }>(
+          `SELECT coalesce(pg_total_relation_size(to_regclass($1)), 0) AS n`,
+          [`"${schema}".webhook_events`],
+        )
+        return Number(rows[0]!.n)
+      }
+      return ['', '-wal', '-shm'].reduce((sum, suffix) => {
+        try {
+          return sum + statSync(`${file}${suffix}`).size
+        } catch {
+          return sum
+        }
+      }, 0)
+    }
+    console.log(
+      `soak: ${usePg ? 'postgresStore' : 'sqliteStore'}, ${rate} deliveries/s for ${minutes} min, warm-up ${warmup.toFixed(1)} min`,
+    )
+    console.log('min  sent    ok  bad  p99 ms   RSS MiB  heap MiB  fds  inbox MiB  handled')
+    const start = performance.now()
+    const samples: Array<{ t: number; rss: number; heap: number }> = []
+    const sampler = setInterval(async () => {
+      const s = await stats().catch(() => undefined)
+      if (s) samples.push({ t: (performance.now() - start) / 60_000, rss: s.rss, heap: s.heapUsed })
+    }, 10_000)
+    let sent = 0
+    for (let minute = 1; minute <= minutes; minute++) {
+      const load = await pacedLoad({
+        urls: [`${base}/webhooks/${TOKEN}`],
+        rate,
+        seconds: 60,
+        connections: 8,
+        body: () => eventBody('soak'),
+      })
+      sent += load.ok + load.bad
+      const s = await stats()
+      console.log(
+        [
+          String(minute).padStart(3),
+          String(sent).padStart(5),
+          String(load.ok).padStart(5),
+          String(load.bad).padStart(4),
+          load.p99.toFixed(0).padStart(7),
+          (s.rss / MiB).toFixed(1).padStart(9),
+          (s.heapUsed / MiB).toFixed(1).padStart(9),
+          String(s.fds).padStart(4),
+          ((await inboxBytes()) / MiB).toFixed(1).padStart(10),
+          String(s.handled).padStart(8),
+        ].join(' '),
+      )
+    }
+    clearInterval(sampler)
+    verdict(samples, warmup)
+  } finally {
+    child.kill()
+    await new Promise((resolve) => child.once('exit', resolve))
+    if (admin) {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+      await admin.end()
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The trend of RSS and heap after the warm-up, in MiB per 10 minutes, against the target. */
+function verdict(samples: ReadonlyArray<{ t: number; rss: number; heap: number }>, warmup: number): void {
+  const warm = samples.filter((s) => s.t >= warmup)
+  if (warm.length < 3) {
+    console.log(`verdict: too few samples after the warm-up (${warm.length}); run longer`)
+    return
+  }
+  const rss = slope(warm.map((s) => [s.t, s.rss / MiB])) * 10
+  const heap = slope(warm.map((s) => [s.t, s.heap / MiB])) * 10
+  const ok = rss < TARGET_MIB_PER_10_MIN
+  console.log(`RSS samples after the warm-up, MiB: ${warm.map((s) => (s.rss / MiB).toFixed(0)).join(' ')}`)
+  console.log(
+    `verdict: after ${warmup.toFixed(1)} min of warm-up (${warm.length} samples), RSS ${rss >= 0 ? '+' : ''}${rss.toFixed(2)} MiB and heap ${heap >= 0 ? '+' : ''}${heap.toFixed(2)} MiB per 10 minutes; target RSS < ${TARGET_MIB_PER_10_MIN}: ${ok ? 'PASS' : 'FAIL'}`,
+  )
+}
+
+/** Least-squares slope of y over x. */
+function slope(points: ReadonlyArray<readonly [number, number]>): number {
+  const n = points.length
+  const mx = points.reduce((s, [x]) => s + x, 0) / n
+  const my = points.reduce((s, [, y]) => s + y, 0) / n
+  let num = 0
+  let den = 0
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my)
+    den += (x - mx) ** 2
+  }
+  return den === 0 ? 0 : num / den
+}
