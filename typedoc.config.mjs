@@ -1,7 +1,17 @@
 // The API reference of every published package, from the code's own doc comments
 // (`pnpm run docs`, run by the test command): a warning, an undocumented export or a broken link
 // fails the build.
+import { readFileSync } from 'node:fs'
 import { OptionDefaults } from 'typedoc'
+
+// Source links ("Defined in ...") point at the repository each package.json names, at the commit
+// being documented. With a template given, TypeDoc asks git only for that commit and the tracked
+// files, never for a remote: a clone without `origin` or a fork builds the same links (outside a
+// git checkout there are none, and no warning).
+const repository = JSON.parse(readFileSync(new URL('packages/core/package.json', import.meta.url), 'utf8'))
+  .repository.url.replace(/^git\+/, '')
+  .replace(/\.git$/, '')
+const sources = { sourceLinkTemplate: `${repository}/blob/{gitRevision}/{path}#L{line}` }
 
 /** @type {Partial<import('typedoc').TypeDocOptions>} */
 export default {
@@ -19,10 +29,12 @@ export default {
   // Each package's typedoc.json lists its entry points (one per subpath export) and the few names
   // a public type is computed from but users never name (`intentionallyNotExported`).
   packageOptions: {
+    ...sources,
     readme: 'README.md',
     // openapi-typescript writes `@description` and `@constant` in the generated types.
     blockTags: [...OptionDefaults.blockTags, '@description', '@constant'],
   },
+  ...sources,
   out: 'docs/site/api',
   highlightLanguages: [...OptionDefaults.highlightLanguages, 'sql'],
   readme: 'none',

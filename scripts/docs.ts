@@ -1,56 +1,72 @@
 // `pnpm run docs`: the API reference of every published package (TypeDoc, from the code's doc
 // comments) and the spec rendered as HTML (Redocly, webhooks included), under docs/site. Fails on
-// any TypeDoc warning (an undocumented export included) and on any link to a missing file.
+// any TypeDoc warning (an undocumented export included) and on any link to a missing file. Works
+// in any checkout: source links come from the packages' `repository` (typedoc.config.mjs), not
+// from a git remote. Output of the tools only when a step fails, or with `--verbose`.
+// `--out <dir>`: build there instead (the demo builds the docs on the first visit of /docs).
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
+import { specForRendering } from './lib/spec-for-rendering.ts'
 
 const root = resolve(import.meta.dirname, '..')
-const site = join(root, 'docs', 'site')
+const outAt = process.argv.indexOf('--out')
+const site =
+  outAt > 0 && process.argv[outAt + 1]
+    ? resolve(process.argv[outAt + 1] as string)
+    : join(root, 'docs', 'site')
 const bin = (name: string) => join(root, 'node_modules', '.bin', name)
-/** Runs a step with its output shown; a failing step ends the build with its exit code. */
+const verbose = process.argv.includes('--verbose')
+/** Runs a step; its output is shown when it fails (or with --verbose), and ends the build with its exit code. */
 function run(command: string, args: string[]): void {
   try {
-    execFileSync(command, args, { cwd: root, stdio: 'inherit' })
+    const out = execFileSync(command, args, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    if (verbose) process.stdout.write(out)
   } catch (error) {
+    const { status, stdout, stderr } = error as { status?: number; stdout?: string; stderr?: string }
+    process.stderr.write(`${stdout ?? ''}${stderr ?? ''}`)
     console.error(`docs: ${relative(root, command)} ${args[0] ?? ''} failed (see above)`)
-    process.exit((error as { status?: number }).status || 1)
+    process.exit(status || 1)
   }
 }
 
-rmSync(site, { recursive: true, force: true })
-run(bin('typedoc'), [])
-run(bin('redocly'), [
-  'build-docs',
-  'spec/openapi.yaml',
-  '--inlineBundle',
-  '--output',
-  'docs/site/spec/index.html',
-  '--title',
-  'The service interface (OpenAPI)',
-])
-writeFileSync(
-  join(site, 'index.html'),
-  `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>service-sdk docs</title></head>
-<body>
-<h1>service-sdk documentation</h1>
-<ul>
-<li><a href="api/index.html">API reference</a>: every published package, from its doc comments</li>
-<li><a href="spec/index.html">The service interface</a>: <code>spec/openapi.yaml</code> rendered, webhooks included</li>
-</ul>
-</body>
-</html>
-`,
-)
+const started = Date.now()
+for (const built of ['api', 'spec', 'index.html']) rmSync(join(site, built), { recursive: true, force: true })
+run(bin('typedoc'), ['--out', join(site, 'api')])
+// Rendered from a lossless copy of the spec: the 19-digit example ids keep every digit.
+const rendering = mkdtempSync(join(tmpdir(), 'service-sdk-spec-'))
+try {
+  writeFileSync(
+    join(rendering, 'openapi.json'),
+    specForRendering(readFileSync(join(root, 'spec', 'openapi.yaml'), 'utf8')),
+  )
+  run(bin('redocly'), [
+    'build-docs',
+    join(rendering, 'openapi.json'),
+    '--inlineBundle',
+    '--output',
+    join(site, 'spec', 'index.html'),
+    '--title',
+    'The service interface (OpenAPI)',
+  ])
+} finally {
+  rmSync(rendering, { recursive: true, force: true })
+}
+writeFileSync(join(site, 'index.html'), readFileSync(join(import.meta.dirname, 'docs-index.html'), 'utf8'))
 
 const broken = brokenLinks(site)
 if (broken.length > 0) {
   console.error(`docs: ${broken.length} link(s) to missing files:\n${broken.join('\n')}`)
   process.exit(1)
 }
-console.log(`docs: built ${relative(root, site)} (API reference and spec), every local link resolves`)
+console.log(
+  `docs: built ${relative(root, site)} (API reference and spec) in ${Math.round((Date.now() - started) / 1000)} s, every local link resolves`,
+)
 
 /** Relative href/src targets that name a file the site lacks. */
 function brokenLinks(dir: string): string[] {

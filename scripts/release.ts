@@ -1,13 +1,13 @@
 // `pnpm release`: build, then publish the versioned packages (`changeset publish`).
 // `pnpm release --dry-run [--json]`: in a throw-away copy of the workspace, apply the pending
-// changesets (`changeset version`: versions of the fixed group, CHANGELOG.md entries), pack and
+// changesets if any (`changeset version`: versions of the fixed group, CHANGELOG.md entries), pack and
 // `pnpm publish --dry-run` each package from the current build, and report what a release would
 // publish. The repository is not touched.
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { publishedPackages, root } from './lib/workspace.ts'
+import { pendingChangesets, publishedPackages, root } from './lib/workspace.ts'
 
 const args = new Set(process.argv.slice(2))
 const run = (command: string, argv: string[], cwd: string) =>
@@ -23,10 +23,20 @@ export interface DryRelease {
   files: string[]
 }
 
-/** Copies what versioning and packing read: manifests, changesets, and each package's shipped files. */
+/**
+ * Copies what versioning and packing read: manifests, changesets, the scripts (each package's
+ * `prepack` is scripts/prepack.ts), and each package's shipped files.
+ */
 function workspaceCopy(): string {
   const copy = mkdtempSync(join(tmpdir(), 'service-sdk-release-'))
-  for (const file of ['package.json', 'pnpm-workspace.yaml', '.pnpmfile.cjs', 'LICENSE', '.changeset'])
+  for (const file of [
+    'package.json',
+    'pnpm-workspace.yaml',
+    '.pnpmfile.cjs',
+    'LICENSE',
+    '.changeset',
+    'scripts',
+  ])
     cpSync(join(root, file), join(copy, file), { recursive: true })
   for (const folder of ['packages', 'apps', 'internal', 'bench']) {
     cpSync(join(root, folder), join(copy, folder), {
@@ -40,7 +50,9 @@ function workspaceCopy(): string {
 export function dryRun(): DryRelease[] {
   const copy = workspaceCopy()
   try {
-    run(changeset, ['version'], copy)
+    // Nothing pending (right after `changeset version`): the release publishes the versions as they
+    // are (`changeset version` itself refuses to run on no changeset).
+    if (pendingChangesets(copy).length > 0) run(changeset, ['version'], copy)
     return publishedPackages(copy).map(({ name, dir, version }) => {
       if (!existsSync(join(copy, dir, 'dist')))
         throw new Error(`${name} is not built: run \`pnpm build\` first`)

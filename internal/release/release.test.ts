@@ -29,7 +29,8 @@ describe('pnpm release --dry-run', () => {
   test('versions every published package together (the fixed group) by the highest pending bump', () => {
     expect(releases.map((r) => r.name).sort()).toEqual(current.map((p) => p.name).sort())
     const version = expectedVersion(current[0]!.version)
-    expect(version).not.toBe(current[0]!.version)
+    // Right after a release nothing is pending, and the versions stay.
+    expect(version === current[0]!.version).toBe(pendingChangesets().length === 0)
     for (const r of releases) expect(r, r.name).toMatchObject({ version })
   })
 

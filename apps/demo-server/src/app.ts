@@ -16,6 +16,7 @@ import { webhooksHono } from '@service-sdk/webhooks/hono'
 import { type Context, Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { z } from 'zod'
+import { buildingPage, type DocsSite } from './docs.ts'
 import { DemoError, toHttpError } from './errors.ts'
 import type { EventFeed } from './feed.ts'
 import { type DemoSession, mountInbox } from './inbox.ts'
@@ -41,8 +42,8 @@ export interface DemoDeps {
   readiness(): Readiness
   /** The built page; without it, `/` explains how to build it. */
   webDir: string | undefined
-  /** The built API reference and rendered spec; without them, /docs explains how to build them. */
-  docsDir: string | undefined
+  /** The API reference and rendered spec, built on the first visit of /docs when not built yet. */
+  docs: DocsSite
   allowedHosts: readonly string[]
   log: Log
   /** Seconds between keep-alive comments on the event stream. */
@@ -294,13 +295,18 @@ export function createDemoApp(deps: DemoDeps): Hono {
   // The inbox console, as an integrator mounts it: behind the session the page is served with.
   if (deps.inbox) mountInbox(app, deps.inbox.console)
 
-  // The API reference and the rendered spec (`pnpm run docs`).
+  // The API reference and the rendered spec (`pnpm run docs`), built on the first visit.
   app.get('/docs', (c) => c.redirect('/docs/'))
   app.get('/docs/*', async (c) => {
-    if (!deps.docsDir)
+    const state = deps.docs.state()
+    if (state.kind === 'building')
+      return c.html(buildingPage(state.since), 503, { 'retry-after': '3', 'cache-control': 'no-store' })
+    if (state.kind === 'failed')
+      return c.text(`Building the docs failed (pnpm run docs shows why):\n\n${state.output}`, 500)
+    if (state.kind === 'unavailable')
       return c.text('The docs are not built: run `pnpm run docs` from the repository root.', 503)
     const path = new URL(c.req.url).pathname.slice('/docs'.length)
-    const file = await readStatic(deps.docsDir, path.endsWith('/') ? `${path}index.html` : path)
+    const file = await readStatic(deps.docs.dir, path.endsWith('/') ? `${path}index.html` : path)
     if (!file) return c.text('Not found', 404)
     return c.body(file.body as Uint8Array<ArrayBuffer>, 200, {
       'content-type': file.type,

@@ -24,7 +24,7 @@ export interface DemoConfig {
   dataDir: string
   /** The built page; default: @service-sdk/demo-web's dist. */
   webDir: string | undefined
-  /** The built docs (`pnpm run docs`), served under /docs; default: the repository's docs/site. */
+  /** The docs served under /docs, built there on the first visit if needed; default: the repository's docs/site. */
   docsDir: string | undefined
   maxUploadBytes: number
   eventHistory: number

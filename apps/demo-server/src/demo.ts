@@ -9,11 +9,24 @@ import { join } from 'node:path'
 const root = join(import.meta.dirname, '..', '..', '..')
 let interrupted: NodeJS.Signals | undefined
 
+// The build is quiet: one line while it runs, its output (turbo's and the tools') only if it fails.
+console.log('[demo] building the packages and the page…')
+const started = Date.now()
+let output = ''
 const code = await new Promise<number>((resolve) => {
-  const build = spawn('turbo', ['run', 'build', '--filter=@service-sdk/demo-server...'], {
-    cwd: root,
-    stdio: 'inherit',
-  })
+  const build = spawn(
+    'turbo',
+    ['run', 'build', '--filter=@service-sdk/demo-server...', '--output-logs=errors-only'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString()
+  }
+  build.stdout.on('data', keep)
+  build.stderr.on('data', keep)
   const stop = (signal: NodeJS.Signals) => {
     interrupted = signal
     build.kill(signal)
@@ -24,7 +37,7 @@ const code = await new Promise<number>((resolve) => {
     console.error('\nThe demo could not build:', error.message, '\n')
     resolve(1)
   })
-  build.on('exit', (exitCode) => {
+  build.on('close', (exitCode) => {
     process.off('SIGINT', stop)
     process.off('SIGTERM', stop)
     resolve(exitCode ?? 1)
@@ -32,7 +45,12 @@ const code = await new Promise<number>((resolve) => {
 })
 
 if (interrupted) process.exit(interrupted === 'SIGINT' ? 130 : 143)
-if (code !== 0) process.exit(code)
+if (code !== 0) {
+  process.stderr.write(output)
+  console.error(`\n[demo] the build failed (exit ${code}): its output is above.`)
+  process.exit(code)
+}
+console.log(`[demo] built in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 // main.ts takes the signals from its first line (a signal in between ends this process at once,
 // Node's default, before anything has started).
 await import('./main.ts')

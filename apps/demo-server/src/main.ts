@@ -53,12 +53,8 @@ log.info(
 demo = await startDemo(config, { log }).catch(fail)
 if (stopping) stop(demo)
 else {
+  // One URL: the page (its overview shows where webhooks arrive, and /docs the reference).
   console.log(`
-  Service SDK demo (${demo.mode === 'simulator' ? 'simulator' : 'live service'})
-
-  ➜  ${demo.url}
-
-  Webhooks arrive at ${demo.receiverUrl}
-  Press Ctrl-C to stop.
+  Service SDK demo (${demo.mode === 'simulator' ? 'simulator' : 'live service'})  ➜  ${demo.url}   Ctrl-C stops it.
 `)
 }

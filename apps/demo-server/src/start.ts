@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
@@ -25,6 +25,7 @@ import { createInboxConsole } from '@service-sdk/webhooks/console'
 import type { Hono } from 'hono'
 import { createDemoApp, type Readiness } from './app.ts'
 import { ConfigError, type DemoConfig, type ServiceSettings } from './config.ts'
+import { docsSite, repositoryDocsBuild } from './docs.ts'
 import { toHttpError } from './errors.ts'
 import { createEventFeed, type EventFeed } from './feed.ts'
 import { demoSession } from './inbox.ts'
@@ -166,6 +167,8 @@ export async function startDemo(config: DemoConfig, options: StartDemoOptions = 
       webhooks: structuredClone(status),
     })
 
+    const docs = docsOf(config)
+    cleanup.push(() => docs.stop())
     const app = createDemoApp({
       team,
       open,
@@ -176,7 +179,7 @@ export async function startDemo(config: DemoConfig, options: StartDemoOptions = 
       watchFolder,
       readiness,
       webDir: config.webDir ?? builtWebDir(),
-      docsDir: config.docsDir ?? builtDocsDir(),
+      docs,
       allowedHosts: config.allowedHosts,
       log,
       inbox: inboxConsole(receiver, token),
@@ -208,6 +211,7 @@ export async function startDemo(config: DemoConfig, options: StartDemoOptions = 
       if (uploads.inFlight > 0) log.info(`waiting for ${uploads.inFlight} upload(s) to finish…`)
       await uploads.drain(config.shutdownGraceMs)
       feed.close()
+      docs.stop()
       cleanup.splice(0)
       await closeServer(server)
       await receiver.close()
@@ -323,12 +327,17 @@ async function subscribeAll(
   await Promise.all([assets, folders])
 }
 
-/** `@service-sdk/demo-web`'s Vite build, when it exists. */
-/** The repository's docs/site when `pnpm run docs` has built it. */
-function builtDocsDir(): string | undefined {
-  const dir = join(import.meta.dirname, '..', '..', '..', 'docs', 'site')
-  return existsSync(join(dir, 'index.html')) ? dir : undefined
+/**
+ * The docs /docs serves: `DEMO_DOCS_DIR`, else the repository's docs/site; built there by the
+ * repository's `scripts/docs.ts` on the first visit when they are not there yet.
+ */
+function docsOf(config: DemoConfig) {
+  const root = join(import.meta.dirname, '..', '..', '..')
+  const dir = config.docsDir ?? join(root, 'docs', 'site')
+  return docsSite(dir, repositoryDocsBuild(root, dir))
 }
+
+/** `@service-sdk/demo-web`'s Vite build, when it exists. */
 
 function builtWebDir(): string | undefined {
   try {

@@ -9,11 +9,11 @@ const home = freshHome()
 afterAll(() => home.remove())
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
-/** The ```ts block under a README's "## Quick start". */
+/** The ```js block under a README's "## Quick start" (plain JavaScript, run as quickstart.mjs). */
 function quickStart(readme: string): string {
   const text = readFileSync(join(ROOT, readme), 'utf8')
   const section = text.slice(text.indexOf('## Quick start'))
-  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1]
+  const block = /```js\n([\s\S]*?)```/.exec(section)?.[1]
   if (!block) throw new Error(`No quick start in ${readme}`)
   return block
 }
@@ -28,9 +28,10 @@ function variablesRead(): string[] {
     } catch {
       continue
     }
-    // DATABASE_URL is the user's own PostgreSQL, not something the simulator provides.
+    // DATABASE_URL is the user's own PostgreSQL, PORT the user's own server's: not something the
+    // simulator provides.
     for (const [, name] of text.matchAll(/process\.env\.([A-Z_]+)/g))
-      if (name !== 'DATABASE_URL') names.add(name as string)
+      if (name !== 'DATABASE_URL' && name !== 'PORT') names.add(name as string)
   }
   return [...names].sort()
 }
@@ -70,7 +71,7 @@ describe('service sim', () => {
     })
 
     // The team README's quick start, unchanged, on those variables.
-    const script = join(fileURLToPath(new URL('.', import.meta.url)), `.quickstart-team-${process.pid}.ts`)
+    const script = join(fileURLToPath(new URL('.', import.meta.url)), `.quickstart-team-${process.pid}.mjs`)
     writeFileSync(
       script,
       `${quickStart('packages/team/README.md')}\nconsole.log(JSON.stringify({ members: members.length, iframe: iframe.html.slice(0, 7) }))\n`,

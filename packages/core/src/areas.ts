@@ -6,27 +6,33 @@ type Internal = Pick<TransportInit, 'clock'>
 
 export interface TeamTransportOptions extends ClientOptions, Internal {
   /** `{base_url}` of the service, e.g. `https://example.com` (the client adds `/api/team/...`). */
-  baseUrl: string
+  baseUrl: string | undefined
   /** The team API key from the team management dashboard. */
-  apiKey: string
+  apiKey: string | undefined
 }
 
-/** The open API's token: sent as `Authorization: <type> <value>`. */
+/**
+ * The open API's token: sent as `Authorization: <type> <value>`. Both are typed `string |
+ * undefined` so that `process.env.X` can be passed as it is: a missing one is refused when the
+ * client is created, with a `ServiceValidationError` naming it.
+ */
 export interface OpenToken {
-  type: string
-  value: string
+  /** The token type, e.g. `Bearer`. */
+  type: string | undefined
+  /** The token itself. Never logged, never in errors. */
+  value: string | undefined
 }
 
 export interface OpenTransportOptions extends ClientOptions, Internal {
   /** `{open_url}` of the service. */
-  openUrl: string
+  openUrl: string | undefined
   token: OpenToken
 }
 
 export interface SubscriptionTransportOptions extends ClientOptions, Internal {
-  openUrl: string
+  openUrl: string | undefined
   /** The API key for the subscription endpoints under `/api/service`. */
-  apiKey: string
+  apiKey: string | undefined
 }
 
 /** Team API (area A): `Authorization: Bearer <TEAM_API_KEY>`, `{success, data}` envelope. */
@@ -35,9 +41,9 @@ export function createTeamTransport(options: TeamTransportOptions): Transport {
   return createTransport({
     ...options,
     area: 'team',
-    baseUrl: options.baseUrl,
+    baseUrl: options.baseUrl as string,
     authorization: `Bearer ${options.apiKey}`,
-    secrets: [options.apiKey],
+    secrets: [options.apiKey as string],
     client: 'team',
   })
 }
@@ -53,9 +59,9 @@ export function createOpenTransport(options: OpenTransportOptions): Transport {
   return createTransport({
     ...options,
     area: 'open',
-    baseUrl: options.openUrl,
+    baseUrl: options.openUrl as string,
     authorization: `${token.type} ${token.value}`,
-    secrets: [token.value],
+    secrets: [token.value as string],
     client: 'open',
   })
 }
@@ -66,9 +72,9 @@ export function createSubscriptionTransport(options: SubscriptionTransportOption
   return createTransport({
     ...options,
     area: 'subscription',
-    baseUrl: options.openUrl,
+    baseUrl: options.openUrl as string,
     authorization: `Bearer ${options.apiKey}`,
-    secrets: [options.apiKey],
+    secrets: [options.apiKey as string],
     client: 'open',
   })
 }
@@ -78,7 +84,11 @@ function check(what: string, issues: Array<ValidationIssue | undefined>): void {
   if (found.length > 0) throw new ServiceValidationError(what, found)
 }
 
+/** The issue of a required option that is `undefined`: most often an environment variable that is not set. */
+const UNSET = 'is required, and is undefined (an environment variable that is not set?)'
+
 function url(path: string, value: unknown): ValidationIssue | undefined {
+  if (value === undefined) return { path, message: UNSET }
   if (typeof value !== 'string' || !URL.canParse(value)) return { path, message: 'must be an absolute URL' }
   const { protocol } = new URL(value)
   return protocol === 'http:' || protocol === 'https:'
@@ -88,6 +98,7 @@ function url(path: string, value: unknown): ValidationIssue | undefined {
 
 // Header values: a missing key or one with whitespace/control characters (header injection) is refused.
 function secret(path: string, value: unknown): ValidationIssue | undefined {
+  if (value === undefined) return { path, message: UNSET }
   if (typeof value !== 'string' || value === '') return { path, message: 'is required' }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   return /[\s\u0000-\u001f\u007f]/.test(value)

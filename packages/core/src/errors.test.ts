@@ -71,3 +71,30 @@ describe('error hierarchy', () => {
     expect(e.isRetryable).toBe(false)
   })
 })
+
+describe('supportId: the id to quote to support, on every error', () => {
+  test("an API error's traceId, an upload error's requestId; both names kept", () => {
+    const api = new ServiceNotFoundError({ ...init, traceId: 'trace-1' })
+    expect([api.traceId, api.requestId, api.supportId]).toEqual(['trace-1', undefined, 'trace-1'])
+    const upload = new UploadError({ message: 'x', code: 'upload_failed', requestId: 'oss-req-1' })
+    expect([upload.traceId, upload.requestId, upload.supportId]).toEqual([
+      undefined,
+      'oss-req-1',
+      'oss-req-1',
+    ])
+    expect(upload.toJSON()).toMatchObject({ requestId: 'oss-req-1', supportId: 'oss-req-1' })
+    expect(api.toJSON()).toMatchObject({ traceId: 'trace-1', supportId: 'trace-1' })
+  })
+
+  test("an error caused by a service error carries the cause's ids (a save failed after the upload)", () => {
+    const cause = new ServiceNotFoundError({ ...init, traceId: 'trace-2' })
+    const wrapped = new UploadError({ message: 'save failed', code: 'save_outcome_unknown', cause })
+    expect([wrapped.traceId, wrapped.supportId]).toEqual(['trace-2', 'trace-2'])
+  })
+
+  test('an error with neither id has none, and says so in toJSON by leaving them out', () => {
+    const e = new ServiceValidationError('x', [{ path: 'a', message: 'b' }])
+    expect(e.supportId).toBeUndefined()
+    expect(Object.keys(e.toJSON())).not.toContain('supportId')
+  })
+})

@@ -3,6 +3,19 @@
  * installed (or errors cross a realm), so every error carries a `Symbol.for` marker listing the
  * kinds it is, and each class has `isInstance()` that reads the marker.
  */
+import type {
+  AuthenticationCode,
+  ConflictCode,
+  InvalidRequestCode,
+  NotFoundCode,
+  PermissionCode,
+  RateLimitCode,
+  ResponseErrorCode,
+  ServerErrorCode,
+  ServiceApiErrorCode,
+  UploadErrorCode,
+} from './error-codes.ts'
+
 const MARKER = Symbol.for('@service-sdk/error')
 
 /** What an error serialises to: no secrets, no raw request. */
@@ -23,7 +36,19 @@ export interface ServiceErrorOptions {
   code: string
   isRetryable?: boolean
   cause?: unknown
+  /** The service's traceId of the failed answer (default: the cause's, when it is a `ServiceError`). */
+  traceId?: string | undefined
+  /** The object storage's request id (default: the cause's, when it is a `ServiceError`). */
+  requestId?: string | undefined
 }
+
+/** The support ids of a cause that is a `ServiceError` (of any copy of the SDK). */
+function causeIds(cause: unknown): { traceId?: unknown; requestId?: unknown } {
+  return typeof cause === 'object' && cause !== null && MARKER in cause
+    ? (cause as { traceId?: unknown; requestId?: unknown })
+    : {}
+}
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined)
 
 export class ServiceError extends Error {
   static readonly kind: string = 'ServiceError'
@@ -32,6 +57,16 @@ export class ServiceError extends Error {
   readonly code: string
   /** Whether the same request may succeed if sent again later. */
   readonly isRetryable: boolean
+  /**
+   * The service's traceId of the failed answer (API errors; the open area sends one with every
+   * answer), or of the failure that caused this one; `undefined` when there is none.
+   */
+  readonly traceId: string | undefined
+  /**
+   * The object storage's `x-oss-request-id` of the failed request (upload errors), or of the
+   * failure that caused this one; `undefined` when there is none.
+   */
+  readonly requestId: string | undefined
 
   constructor(message: string, options: ServiceErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
@@ -43,6 +78,18 @@ export class ServiceError extends Error {
     this.name = kinds[0] ?? 'ServiceError'
     this.code = options.code
     this.isRetryable = options.isRetryable ?? false
+    const cause = causeIds(options.cause)
+    this.traceId = text(options.traceId) ?? text(cause.traceId)
+    this.requestId = text(options.requestId) ?? text(cause.requestId)
+  }
+
+  /**
+   * The id to quote to support for this failure, whichever kind it is: the service's `traceId`,
+   * else the object storage's `requestId`; `undefined` when the failure has neither (bad input, a
+   * network failure before any answer).
+   */
+  get supportId(): string | undefined {
+    return this.traceId ?? this.requestId
   }
 
   /** `instanceof` that also works across copies of the SDK. */
@@ -60,7 +107,12 @@ export class ServiceError extends Error {
   }
 
   toJSON(): ServiceErrorJSON {
-    return { name: this.name, code: this.code, message: this.message, isRetryable: this.isRetryable }
+    const ids = {
+      ...(this.traceId === undefined ? {} : { traceId: this.traceId }),
+      ...(this.requestId === undefined ? {} : { requestId: this.requestId }),
+      ...(this.supportId === undefined ? {} : { supportId: this.supportId }),
+    }
+    return { name: this.name, code: this.code, message: this.message, isRetryable: this.isRetryable, ...ids }
   }
 }
 
@@ -69,7 +121,7 @@ export type ServiceArea = 'team' | 'open' | 'subscription'
 
 export interface ServiceApiErrorInit {
   status: number
-  code: string
+  code: ServiceApiErrorCode
   message: string
   area: ServiceArea
   method: string
@@ -85,22 +137,26 @@ export interface ServiceApiErrorInit {
 /** The service answered, and the answer was a failure. */
 export class ServiceApiError extends ServiceError {
   static override readonly kind: string = 'ServiceApiError'
+  /** The service's code where it gave one (`MB100003`...), else the status named (`not_found`...). */
+  declare readonly code: ServiceApiErrorCode
   readonly status: number
   readonly area: ServiceArea
   readonly method: string
   readonly path: string
-  readonly traceId: string | undefined
   readonly body: unknown
   /** From `Retry-After`, when the service sent one. */
   readonly retryAfterMs: number | undefined
 
   constructor(init: ServiceApiErrorInit) {
-    super(init.message, { code: init.code, isRetryable: init.isRetryable ?? retryableStatus(init.status) })
+    super(init.message, {
+      code: init.code,
+      isRetryable: init.isRetryable ?? retryableStatus(init.status),
+      traceId: init.traceId,
+    })
     this.status = init.status
     this.area = init.area
     this.method = init.method
     this.path = init.path
-    this.traceId = init.traceId
     this.body = init.body
     this.retryAfterMs = init.retryAfterMs
   }
@@ -125,11 +181,13 @@ function retryableStatus(status: number): boolean {
 /** 400, or the open area's MB100001 (bad parameters) / MB100004 (unsupported). */
 export class ServiceInvalidRequestError extends ServiceApiError {
   static override readonly kind: string = 'ServiceInvalidRequestError'
+  declare readonly code: InvalidRequestCode
 }
 
 /** 401: the key or token is missing, wrong, or revoked. */
 export class ServiceAuthenticationError extends ServiceApiError {
   static override readonly kind: string = 'ServiceAuthenticationError'
+  declare readonly code: AuthenticationCode
 }
 
 export type PermissionReason = 'domain-not-whitelisted' | 'seat-limit' | 'capability' | 'other'
@@ -137,6 +195,7 @@ export type PermissionReason = 'domain-not-whitelisted' | 'seat-limit' | 'capabi
 /** 403, or MB100002: authenticated, but not allowed. */
 export class ServicePermissionError extends ServiceApiError {
   static override readonly kind: string = 'ServicePermissionError'
+  declare readonly code: PermissionCode
   readonly reason: PermissionReason
   /** The email domain the team's whitelist refused, when that was the reason. */
   readonly domain: string | undefined
@@ -155,31 +214,37 @@ export class ServicePermissionError extends ServiceApiError {
 /** 404, or MB100003. */
 export class ServiceNotFoundError extends ServiceApiError {
   static override readonly kind: string = 'ServiceNotFoundError'
+  declare readonly code: NotFoundCode
 }
 
 /** 409: the thing exists already (a user, a membership). */
 export class ServiceConflictError extends ServiceApiError {
   static override readonly kind: string = 'ServiceConflictError'
+  declare readonly code: ConflictCode
 }
 
 /** 429, or MS100003 (busy): refused without being acted on; retry after a pause. */
 export class ServiceRateLimitError extends ServiceApiError {
   static override readonly kind: string = 'ServiceRateLimitError'
+  declare readonly code: RateLimitCode
 }
 
 /** 5xx, or MS100001: the service failed. */
 export class ServiceServerError extends ServiceApiError {
   static override readonly kind: string = 'ServiceServerError'
+  declare readonly code: ServerErrorCode
 }
 
 /** A response that is not what `spec/openapi.yaml` describes (not JSON, no envelope, wrong shape). */
 export class ServiceResponseError extends ServiceApiError {
   static override readonly kind: string = 'ServiceResponseError'
+  declare readonly code: ResponseErrorCode
 }
 
 /** The request could not be completed over the network. */
 export class ServiceConnectionError extends ServiceError {
   static override readonly kind: string = 'ServiceConnectionError'
+  declare readonly code: 'connection_error'
   /**
    * `false` only when the request provably never reached the server (connection refused, name
    * not resolved): then even a non-idempotent request may be sent again.
@@ -199,6 +264,7 @@ export class ServiceConnectionError extends ServiceError {
 /** One attempt took longer than `timeoutMs`. A caller's abort is not a timeout: it rejects with the signal's reason. */
 export class ServiceTimeoutError extends ServiceError {
   static override readonly kind: string = 'ServiceTimeoutError'
+  declare readonly code: 'timeout'
   readonly timeoutMs: number
 
   constructor(message: string, options: { timeoutMs: number }) {
@@ -220,6 +286,7 @@ export interface ValidationIssue {
 /** Bad input, caught before any request was sent. */
 export class ServiceValidationError extends ServiceError {
   static override readonly kind: string = 'ServiceValidationError'
+  declare readonly code: 'validation_error'
   readonly issues: readonly ValidationIssue[]
 
   constructor(what: string, issues: readonly ValidationIssue[]) {
@@ -235,7 +302,7 @@ export class ServiceValidationError extends ServiceError {
 
 export interface UploadErrorInit {
   message: string
-  code: string
+  code: UploadErrorCode
   /** The object-storage error code (e.g. `SignatureDoesNotMatch`), when the storage answered. */
   ossCode?: string | undefined
   /** The multipart part that failed, when one did. */
@@ -250,16 +317,20 @@ export interface UploadErrorInit {
 /** The object upload (before the asset was saved) failed. */
 export class UploadError extends ServiceError {
   static override readonly kind: string = 'UploadError'
+  declare readonly code: UploadErrorCode
   readonly ossCode: string | undefined
   readonly partNumber: number | undefined
-  readonly requestId: string | undefined
   readonly status: number | undefined
 
   constructor(init: UploadErrorInit) {
-    super(init.message, { code: init.code, isRetryable: init.isRetryable ?? false, cause: init.cause })
+    super(init.message, {
+      code: init.code,
+      isRetryable: init.isRetryable ?? false,
+      cause: init.cause,
+      requestId: init.requestId,
+    })
     this.ossCode = init.ossCode
     this.partNumber = init.partNumber
-    this.requestId = init.requestId
     this.status = init.status
   }
 

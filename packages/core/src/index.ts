@@ -6,6 +6,21 @@
  * @packageDocumentation
  */
 export type { OpenToken } from './areas.ts'
+export type {
+  AuthenticationCode,
+  ConflictCode,
+  InvalidRequestCode,
+  NotFoundCode,
+  OpenAreaCode,
+  PermissionCode,
+  RateLimitCode,
+  ResponseErrorCode,
+  ServerErrorCode,
+  ServiceApiErrorCode,
+  TeamStatusCode,
+  UploadErrorCode,
+  UploadProxyCode,
+} from './error-codes.ts'
 export {
   type ErrorKind,
   type PermissionReason,
@@ -39,6 +54,7 @@ export type { Instrumentation, SpanAttributes, SpanHandle, SpanOptions, SpanRole
 export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
 export { MAX_EXPIRY_HOURS, MAX_MATERIALS_PER_SAVE } from './limits.ts'
 export { type Logger, silentLogger } from './logger.ts'
+export type { RawClient } from './raw-client.ts'
 export type { ResponseInfo } from './request.ts'
 export type { RetryOptions } from './retry.ts'
 export * from './schemas/index.ts'

@@ -43,6 +43,7 @@ export {
   type PathWith,
   type Verb,
 } from './operation.ts'
+export { createRawClient } from './raw-client.ts'
 export { createRedactor, REDACTED, type Redactor } from './redact.ts'
 export {
   type AttemptSpec,

@@ -1,9 +1,11 @@
 import type { z } from 'zod'
+import { crossOrigin, likelyCors } from './cross-origin.ts'
 import { type ErrorHints, type Unwrapped, unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
-import { type ServiceArea, ServiceConnectionError, ServiceResponseError } from './errors.ts'
+import { type ServiceArea, ServiceResponseError } from './errors.ts'
 import type { Instrumentation } from './instrumentation.ts'
 import { type Logger, redactingLogger } from './logger.ts'
 import { expandPath, type Operation } from './operation.ts'
+import { sendRaw } from './raw-send.ts'
 import { createRedactor, type Redactor } from './redact.ts'
 import {
   type Clock,
@@ -98,6 +100,12 @@ export interface Transport {
   readonly validatesResponses: boolean
   /** Send with retries and timeouts; returns the unwrapped `data` / `result`. */
   send<T>(spec: SendSpec<z.ZodType | undefined>, options?: CallOptions): Promise<T>
+  /**
+   * Send a request built elsewhere (the `raw` client's) with this transport's authorization,
+   * timeouts, retries and tracing; a failure the envelope reports is thrown as its typed error,
+   * and a success comes back as the service sent it, with a lossless `json()` (raw-send.ts).
+   */
+  sendRaw(request: Request, template?: string): Promise<Response>
 }
 
 /*
@@ -107,10 +115,12 @@ export interface Transport {
  * of a call in bench/client-overhead. What it would still do here (fill a path template, serialise
  * a body) is `expandPath` and `stringifyServiceJson`; the spec still types every operation
  * (`operation()` in operation.ts), and the browser bundle carries no client it does not use.
+ * openapi-fetch is the clients' `raw` escape hatch instead (raw-client.ts): typed by the spec's
+ * paths, sending through `sendRaw` (raw-send.ts), loaded on its first call.
  */
 
 /** What every request of one transport shares. */
-interface TransportState {
+export interface TransportState {
   init: TransportInit
   ctx: RequestContext
   headers: Readonly<Record<string, string>>
@@ -163,6 +173,7 @@ export function createTransport(init: TransportInit): Transport {
     validatesResponses: init.validateResponses ?? false,
     send: <T>(spec: SendSpec<z.ZodType | undefined>, options: CallOptions = {}) =>
       send<T>(state, spec, options),
+    sendRaw: (request, template) => sendRaw(state, request, template),
   }
 }
 
@@ -225,30 +236,4 @@ function unwrap(
     message: `The response to ${method} ${path} does not match the SDK's schema: ${issues}`,
     isRetryable: false,
   })
-}
-
-/**
- * From a browser page, the page's origin and `url`'s when they differ; undefined elsewhere. Trace
- * headers go only to the page's own origin (a `traceparent` that another origin's CORS settings do
- * not allow would fail the call; OpenTelemetry's fetch instrumentation draws the same line).
- */
-function crossOrigin(url: string): { page: string; target: string } | undefined {
-  const page = globalThis.location?.origin
-  if (!page || typeof document === 'undefined') return undefined
-  const target = new URL(url, page).origin
-  return target === page ? undefined : { page, target }
-}
-
-/**
- * A browser reports a cross-origin request refused by CORS as a bare TypeError, like any network
- * failure: from a page, to another origin, CORS is the likely cause, and the error says so.
- */
-function likelyCors(error: unknown, url: string, spec: { method: string; path: string }) {
-  const origins = error instanceof TypeError ? crossOrigin(url) : undefined
-  if (!origins) return undefined
-  const { page, target } = origins
-  return new ServiceConnectionError(
-    `Could not complete ${spec.method} ${spec.path}: the browser could not reach ${target} from ${page}. The likely cause is CORS: ${target} does not allow requests from this page's origin. Call the service from your server (for uploads, through the upload proxy of @service-sdk/open/proxy and createOpenClient({ proxyUrl })); if ${target} is your own proxy, allow ${page} in its CORS settings. The request may or may not have reached it.`,
-    { reachedServer: 'unknown', cause: error },
-  )
 }

@@ -4,9 +4,10 @@ import {
   MAX_MATERIALS_PER_SAVE,
   type OpenToken,
   type OrgSpace,
+  type RawClient,
   ServiceValidationError,
 } from '@service-sdk/core'
-import { createOpenTransport, createSubscriptionTransport } from '@service-sdk/core/internal'
+import { createOpenTransport, createRawClient, createSubscriptionTransport } from '@service-sdk/core/internal'
 import { createOpenApi, type MaterialSaveForm, type OpenApi } from './api.ts'
 import {
   createProxiedOpenClient,
@@ -19,12 +20,14 @@ import { createUploader, type Uploader } from './upload/uploader.ts'
 import { writableOrgs } from './write-rule.ts'
 
 export interface OpenClientOptions extends ClientOptions {
-  /** `{open_url}` of the service. */
-  openUrl: string
-  /** The open API token, sent as `Authorization: <type> <value>` on /open-api paths. */
+  /** `{open_url}` of the service. `undefined` (an unset environment variable) is refused with a `ServiceValidationError`. */
+  openUrl: string | undefined
+  /** The open API token, sent as `Authorization: <type> <value>` on /open-api paths; both parts required. */
   token: OpenToken
-  /** The API key for the subscription endpoints (`folders.*`, `events.*`). Optional otherwise. */
-  apiKey?: string
+  /** The API key for the subscription endpoints (`folders.*`, `events.*`). Optional otherwise: without it, those calls throw. */
+  apiKey?: string | undefined
+  /** Only with `createOpenClient({ proxyUrl })` (browsers), never with `openUrl` and `token`. */
+  proxyUrl?: undefined
   /** Materials per material-save call, 1 to 100 (the service's limit); longer lists are split. Default 100. */
   maxMaterialsPerSave?: number
   /**
@@ -41,15 +44,35 @@ export interface OpenClientOptions extends ClientOptions {
 export interface OpenClient extends OpenApi, Uploader {
   /** The team spaces the caller may upload into now (the write rule, `canWrite`). */
   writableOrgs(options?: CallOptions): Promise<OrgSpace[]>
+  /**
+   * The typed escape hatch: an openapi-fetch client of the spec's paths
+   * (`open.raw.POST('/open-api/standard/call/service/org-info')`), with this client's token (the
+   * API key on `/api/service` paths), timeouts, retries and tracing, ids lossless both ways. For
+   * an endpoint the SDK does not wrap (yet), or the whole answer of one it does; see the README.
+   */
+  readonly raw: RawClient
 }
 
-/** The open API (area B); in browsers, through the upload proxy: `createOpenClient({ proxyUrl })`. */
-export function createOpenClient(options: OpenProxyClientOptions): ProxiedOpenClient
+/**
+ * The open API (area B) from a server or script: `openUrl` and the open API `token`, plus
+ * `apiKey` for the subscription calls. Every call of the API and `upload()` / `uploadMany()`.
+ * Throws a `ServiceValidationError` for a missing or bad option (an unset environment variable
+ * included), before anything is sent.
+ */
 export function createOpenClient(options: OpenClientOptions): OpenClient
+/**
+ * The open client of a browser page, through the application's upload proxy
+ * (`createUploadProxy` of `@service-sdk/open/proxy`): no token, no key, no credential on the page.
+ * Every call but `credentials()` and the subscriptions (which stay on the server) goes through
+ * the proxy; the bytes go straight to the object store. Refuses `openUrl`, `token` and `apiKey`.
+ */
+export function createOpenClient(options: OpenProxyClientOptions): ProxiedOpenClient
 export function createOpenClient(
   options: OpenClientOptions | OpenProxyClientOptions,
 ): OpenClient | ProxiedOpenClient {
-  if ('proxyUrl' in options) return createProxiedOpenClient(options)
+  // A `proxyUrl` key, even undefined (an unset variable in a browser build), means the proxied client:
+  // its check then names `proxyUrl`.
+  if ('proxyUrl' in options) return createProxiedOpenClient(options as OpenProxyClientOptions)
   const { apiKey, maxMaterialsPerSave = 100, materialSaveForm = 'top-level', uploads, ...common } = options
   const issues = [
     materialSaveForm === 'top-level' || materialSaveForm === 'param'
@@ -79,6 +102,13 @@ export function createOpenClient(
   })
   return {
     ...api,
+    raw: createRawClient(options.openUrl as string, (path) => {
+      if (!path.startsWith('/api/service/')) return open
+      if (subscription) return subscription
+      throw new ServiceValidationError('open client options', [
+        { path: 'apiKey', message: `is required for ${path} (the subscription endpoints)` },
+      ])
+    }),
     writableOrgs: async (call) => writableOrgs(await api.orgs(call)),
     upload: uploader.upload,
     uploadMany: uploader.uploadMany,

@@ -1,4 +1,9 @@
-import { type MaterialInput, type SavedMaterial, ServiceError } from '@service-sdk/core'
+import {
+  type MaterialInput,
+  type SavedMaterial,
+  type ServiceApiErrorCode,
+  ServiceError,
+} from '@service-sdk/core'
 
 /**
  * A long material-save went out in batches and a later batch failed: the assets of the earlier
@@ -6,6 +11,8 @@ import { type MaterialInput, type SavedMaterial, ServiceError } from '@service-s
  */
 export class MaterialSaveError extends ServiceError {
   static override readonly kind: string = 'MaterialSaveError'
+  /** The failed batch's code (its error's, e.g. `MS100001`), or `material_save_failed`. */
+  declare readonly code: 'material_save_failed' | ServiceApiErrorCode
   readonly saved: SavedMaterial[]
   readonly unsaved: MaterialInput[]
 
@@ -38,6 +45,7 @@ export type NotWritableReason = 'not_member' | 'view_only' | 'expired'
  */
 export class SpaceNotWritableError extends ServiceError {
   static override readonly kind: string = 'SpaceNotWritableError'
+  declare readonly code: 'not_writable'
   /** The space refused. */
   readonly orgId: string
   readonly reason: NotWritableReason
@@ -60,6 +68,7 @@ export class SpaceNotWritableError extends ServiceError {
  */
 export class SubscriptionNotAppliedError extends ServiceError {
   static override readonly kind: string = 'SubscriptionNotAppliedError'
+  declare readonly code: 'not_applied'
   /** The subscription endpoint, e.g. `/api/service/folder-subscribe`. */
   readonly path: string
   readonly operation: 'ADD' | 'DELETE'

@@ -1,14 +1,25 @@
 // The errors this client throws and the options types it takes, from @service-sdk/core: one
 // package to install, one to import from.
 export {
+  type AuthenticationCode,
   type CallOptions,
   type ClientOptions,
+  type ConflictCode,
+  type InvalidRequestCode,
   type Logger,
+  type NotFoundCode,
+  type OpenAreaCode,
   type OpenToken,
+  type PermissionCode,
   type PermissionReason,
+  type RateLimitCode,
+  type RawClient,
+  type ResponseErrorCode,
   type ResponseInfo,
   type RetryOptions,
+  type ServerErrorCode,
   ServiceApiError,
+  type ServiceApiErrorCode,
   ServiceAuthenticationError,
   ServiceConflictError,
   ServiceConnectionError,
@@ -22,7 +33,10 @@ export {
   ServiceServerError,
   ServiceTimeoutError,
   ServiceValidationError,
+  type TeamStatusCode,
   UploadError,
+  type UploadErrorCode,
+  type UploadProxyCode,
   type ValidationIssue,
   type WithResponse,
   withResponse,
@@ -48,6 +62,7 @@ export {
 } from './upload/checkpoints/indexeddb-checkpoints.ts'
 export type { DonePart } from './upload/oss/types.ts'
 export type { UploadPhase, UploadProgress } from './upload/run/progress.ts'
+export { asUploadFailure, type UploadFailure } from './upload/run/upload-failure.ts'
 export type {
   CleanupOptions,
   CleanupResult,

@@ -38,7 +38,7 @@ export interface OpenProxyClientOptions extends ClientOptions {
  * The open client through a proxy: what an upload needs. The subscription calls stay on the
  * server, and so do credentials: there is no `credentials()` (the proxy signs each object request).
  */
-export interface ProxiedOpenClient extends Omit<OpenClient, 'folders' | 'events' | 'credentials'> {}
+export interface ProxiedOpenClient extends Omit<OpenClient, 'folders' | 'events' | 'credentials' | 'raw'> {}
 
 const FORBIDDEN = ['token', 'openUrl', 'apiKey'] as const
 

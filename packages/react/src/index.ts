@@ -7,7 +7,12 @@ export {
 export { FolderPicker, type FolderPickerProps } from './picker/folder-picker.tsx'
 export type { PickerOptions, SelectorFiles, SelectorUploadOptions } from './picker/options.ts'
 export {
+  type FolderPickerActions,
+  type FolderPickerFailed,
   type FolderPickerHandle,
+  type FolderPickerPending,
+  type FolderPickerPicked,
+  type FolderPickerState,
   type FolderPickerStatus,
   type UseFolderPickerOptions,
   useFolderPicker,
@@ -16,9 +21,21 @@ export type { UploadHookOptions } from './uploads/settings.ts'
 export type {
   UploadFileOptions,
   UploadItem,
+  UploadItemAborted,
+  UploadItemDone,
+  UploadItemFailed,
+  UploadItemFields,
+  UploadItemRunning,
   UploadSources,
   UploadStatus,
   UploadSummary,
 } from './uploads/types.ts'
-export { type SingleUpload, type UseUploadOptions, useUpload } from './uploads/use-upload.ts'
+export {
+  type SingleUpload,
+  type SingleUploadActions,
+  type SingleUploadIdle,
+  type SingleUploadState,
+  type UseUploadOptions,
+  useUpload,
+} from './uploads/use-upload.ts'
 export { type Uploads, type UseUploadsOptions, useUploads } from './uploads/use-uploads.ts'

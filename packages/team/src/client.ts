@@ -10,19 +10,23 @@ import {
   impersonationRequestSchema,
   impersonationSchema,
   inviteMemberInputSchema,
+  type RawClient,
   ServiceValidationError,
   type TeamMember,
   teamMemberSchema,
 } from '@service-sdk/core'
-import { createTeamTransport, operation, parseInput } from '@service-sdk/core/internal'
+import { createRawClient, createTeamTransport, operation, parseInput } from '@service-sdk/core/internal'
 import { z } from 'zod'
 import { checkCallbackUrl } from './callback-url.ts'
 
 export interface TeamClientOptions extends ClientOptions {
-  /** `{base_url}` of the service; the client calls `{base_url}/api/team/...`. */
-  baseUrl: string
-  /** The team API key (team management dashboard). Never logged, never in errors. */
-  apiKey: string
+  /**
+   * `{base_url}` of the service; the client calls `{base_url}/api/team/...`. `undefined` (an
+   * unset environment variable) is refused with a `ServiceValidationError`, as a bad URL is.
+   */
+  baseUrl: string | undefined
+  /** The team API key (team management dashboard). Never logged, never in errors. Required (`undefined` is refused). */
+  apiKey: string | undefined
   /** Origins an impersonation `callbackUrl` may point to besides relative paths. Default: none. */
   allowedCallbackOrigins?: readonly string[]
 }
@@ -35,6 +39,12 @@ export interface ImpersonateOptions {
 }
 
 export interface TeamClient {
+  /**
+   * The typed escape hatch: an openapi-fetch client of the spec's paths (`team.raw.GET('/api/team/members')`),
+   * with this client's key, timeouts, retries and tracing, ids lossless both ways. For an endpoint
+   * the SDK does not wrap (yet), or the whole answer of one it does; see the README.
+   */
+  readonly raw: RawClient
   members: {
     /** Every member of the team. */
     list(options?: CallOptions): Promise<TeamMember[]>
@@ -78,6 +88,7 @@ export function createTeamClient(options: TeamClientOptions): TeamClient {
   const allowedOrigins = originsOf(options.allowedCallbackOrigins ?? [])
 
   return {
+    raw: createRawClient(options.baseUrl as string, () => transport),
     members: {
       list: (call) =>
         transport.send<TeamMember[]>({ operation: LIST, idempotent: true, schema: memberListSchema }, call),

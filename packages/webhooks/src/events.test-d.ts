@@ -1,8 +1,9 @@
 import type { KnownMetadataChangePayload, OpenEnum } from '@service-sdk/core'
 import { isKnownChangeType } from '@service-sdk/core'
 import { describe, expectTypeOf, test } from 'vitest'
-import type { WebhookEventOf } from './events.ts'
-import type { HandlerContext } from './receiver.ts'
+import type { UnknownWebhookEvent, WebhookEventOf } from './events.ts'
+import type { WebhookHandlers } from './processor.ts'
+import type { HandlerContext, WebhookReceiver } from './receiver.ts'
 import type { WebhookWorker } from './run-worker.ts'
 import type { SchemaWarning } from './warnings.ts'
 
@@ -51,7 +52,33 @@ test("a worker's on() types the event by its eventType, as a receiver's does", (
   worker.on('MATERIAL_DELETED', (event) => {
     expectTypeOf(event).toEqualTypeOf<WebhookEventOf<'MATERIAL_DELETED'>>()
   })
-  worker.on('SOMETHING_NEW', (event) => {
-    expectTypeOf(event.eventType).toEqualTypeOf<string>()
+  worker.onUnknown('SOMETHING_NEW', (event) => {
+    expectTypeOf(event).toEqualTypeOf<UnknownWebhookEvent>()
+  })
+})
+
+describe('an event type this SDK does not know, a misspelt one included, does not compile in on()', () => {
+  test('receiver.on and worker.on refuse it; onUnknown is the explicit escape hatch', () => {
+    const receiver = {} as WebhookReceiver
+    const worker = {} as WebhookWorker
+    // @ts-expect-error: misspelt (MATERIAL_DELETED): the handler would never run
+    receiver.on('MATERIAL_DELETD', () => {})
+    // @ts-expect-error: one misspelt type in a list
+    receiver.on(['MATERIAL_DELETED', 'FOLDER_CONTENT_UPDATED'], () => {})
+    // @ts-expect-error: a type the service may add later is not a known one
+    worker.on('SOMETHING_NEW', () => {})
+    receiver.onUnknown('SOMETHING_NEW', (event) => {
+      expectTypeOf(event.eventType).toEqualTypeOf<string>()
+    })
+  })
+
+  test("runWorker's handlers: a misspelt key does not compile", () => {
+    const handlers: WebhookHandlers = {
+      MATERIAL_DELETED: (event) => void event.payload.materialIds,
+      '*': () => {},
+      // @ts-expect-error: misspelt (MATERIAL_DELETED)
+      MATERIAL_DELETD: () => {},
+    }
+    void handlers
   })
 })

@@ -69,4 +69,4 @@ export {
 export { type SqliteStoreOptions, sqliteStore } from './stores/sqlite.ts'
 export { generateWebhookToken } from './token.ts'
 export type { SchemaWarning } from './warnings.ts'
-export type { ProcessingOptions, WorkerClock } from './worker.ts'
+export type { EventRetryOptions, ProcessingOptions, WorkerClock } from './worker.ts'

@@ -42,10 +42,13 @@ export interface HandlerContext {
 
 export type WebhookHandler<E = WebhookEvent> = (event: E, context: HandlerContext) => void | Promise<void>
 
-/** Handlers by event type, for `runWorker`; `'*'` runs for every event (like `onAny`). */
+/**
+ * Handlers by known event type, for `runWorker`; `'*'` runs for every event (like `onAny`). A key
+ * that is not a known event type does not compile (`worker.onUnknown()` takes those).
+ */
 export type WebhookHandlers = { [T in KnownEventType]?: WebhookHandler<WebhookEventOf<T>> } & {
   '*'?: WebhookHandler
-} & Record<string, WebhookHandler<never> | undefined>
+}
 
 /** An event that reached the dead letters, as `onDeadLetter` handlers receive it (no body). */
 export interface DeadLetter {

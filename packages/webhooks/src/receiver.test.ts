@@ -268,7 +268,7 @@ describe('processing', () => {
       ['MATERIAL_ADDED_TO_FOLDER', 'MATERIAL_VERSION_CHANGED'],
       (event) => void calls.push(`multi ${event.eventType}`),
     )
-    receiver.on('MATERIAL_SHARED', (event) => void calls.push(`unknown ${event.eventType}`))
+    receiver.onUnknown('MATERIAL_SHARED', (event) => void calls.push(`unknown ${event.eventType}`))
     receiver.onAny((event) => void calls.push(`any ${event.eventType}`))
     expect(lines.filter((l) => l.includes('does not know'))).toEqual([
       expect.stringContaining('"eventType":"MATERIAL_SHARED"'),

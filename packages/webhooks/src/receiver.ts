@@ -31,8 +31,9 @@ export interface WebhookReceiverOptions {
    * The capability token: the last path segment of the URL you subscribe
    * (`https://example.com/webhooks/<token>`). Several tokens are all accepted (rotation).
    * `false` turns the check off; only do that when something else authenticates the sender.
+   * `undefined` (an unset environment variable) is refused with a `ServiceValidationError`.
    */
-  token: string | readonly string[] | false
+  token: string | readonly string[] | false | undefined
   /** Where events wait to be processed. Default `sqliteStore('webhooks.sqlite')` (in the working directory). */
   store?: WebhookStore
   /**
@@ -113,9 +114,18 @@ export interface Receipt {
 }
 
 export interface WebhookReceiver {
+  /**
+   * Handlers for an event type this SDK knows (or several), the event typed by its eventType. A
+   * type it does not know, a misspelt one included, does not compile: for an event type the
+   * service adds later, use `onUnknown`.
+   */
   on<T extends KnownEventType>(eventType: T | readonly T[], handler: WebhookHandler<WebhookEventOf<T>>): void
-  /** An eventType this SDK does not know yet. */
-  on(eventType: string, handler: WebhookHandler<UnknownWebhookEvent>): void
+  /**
+   * The escape hatch for an eventType this SDK does not know yet (the service added one): the
+   * event is an `UnknownWebhookEvent`, kept whole. Registering a type the SDK does not know logs
+   * a warning once, at startup, so a misspelt one still shows.
+   */
+  onUnknown(eventType: string | readonly string[], handler: WebhookHandler<UnknownWebhookEvent>): void
   /** Every event, after the handlers for its type have been started. */
   onAny(handler: WebhookHandler): void
   /** Handler failures (each attempt), dead letters, and store failures. Never throws into the receiver. */
@@ -224,6 +234,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     startRetention({ store, settings: retention, clock, logger, redact, reportError: processor.reportError })
   return {
     on: processor.on,
+    onUnknown: processor.on,
     onAny: processor.onAny,
     onError: processor.onError,
     fetch: (request) => fetchEntry(deliver, request),

@@ -18,7 +18,10 @@ import type { ProcessingOptions, WorkerClock } from './worker.ts'
 export interface RunWorkerOptions {
   /** The shared inbox the receivers store into: `postgresStore(...)` for processes of their own. */
   store: WebhookStore
-  /** Handlers by event type; `'*'` runs for every event. More can be added with `on()`. */
+  /**
+   * Handlers by known event type; `'*'` runs for every event. More can be added with `on()`, and
+   * handlers for event types this SDK does not know with `onUnknown()`.
+   */
   handlers?: WebhookHandlers
   onError?: (error: WebhookError) => void | Promise<void>
   /** console, pino or anything with debug/info/warn/error; secrets are redacted. Default: silent. */
@@ -39,7 +42,8 @@ export interface RunWorkerOptions {
 }
 
 /** Handlers are added as on a receiver: `on()` types the event by its eventType. */
-export interface WebhookWorker extends Pick<WebhookReceiver, 'on' | 'onAny' | 'onError' | 'onDeadLetter'> {
+export interface WebhookWorker
+  extends Pick<WebhookReceiver, 'on' | 'onUnknown' | 'onAny' | 'onError' | 'onDeadLetter'> {
   /** Stop claiming events; resolves when the handlers in flight have finished. */
   stop(): Promise<void>
   /** Process every event that is due now, and wait for it. */
@@ -91,6 +95,7 @@ export function runWorker(options: RunWorkerOptions): WebhookWorker {
   }
   return {
     on: processor.on,
+    onUnknown: processor.on,
     onAny: processor.onAny,
     onError: processor.onError,
     onDeadLetter: processor.onDeadLetter,

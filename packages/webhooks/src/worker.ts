@@ -7,7 +7,7 @@ import { leases } from './worker/leases.ts'
 import { isActive, type WorkerInit, type WorkerState } from './worker/state.ts'
 
 export type { Arrival } from './worker/arrivals.ts'
-export type { ProcessingOptions, ProcessingSettings } from './worker/settings.ts'
+export type { EventRetryOptions, ProcessingOptions, ProcessingSettings } from './worker/settings.ts'
 export { processingSettings } from './worker/settings.ts'
 export type { FailureReport, RunEvent, RunTools, WorkerClock, WorkerInit } from './worker/state.ts'
 

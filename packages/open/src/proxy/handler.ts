@@ -91,7 +91,8 @@ export function createUploadProxy(options: UploadProxyOptions): UploadProxy {
   } = options
   const open = createOpenClient(clientOptions)
   const credentials = createProxyCredentials(() => open.credentials(), credentialTtlMs)
-  const dirs = createCallerDirs(secret ?? options.token.value)
+  // createOpenClient has refused a missing token by now.
+  const dirs = createCallerDirs(secret ?? (options.token.value as string))
   const ctx: ProxyContext = { open, credentials, dirs, signedUrlTtlSeconds }
   const logger = redactingLogger(options.logger, createRedactor([options.token.value, secret]))
   const allowed = originCheck(allowedOrigins)

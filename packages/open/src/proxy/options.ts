@@ -31,8 +31,8 @@ export type UploadProxyAuthorize = (
 ) => UploadProxyCaller | false | Promise<UploadProxyCaller | false>
 
 export interface UploadProxyOptions extends ClientOptions {
-  /** `{open_url}` of the service. */
-  openUrl: string
+  /** `{open_url}` of the service. `undefined` (an unset environment variable) is refused with a `ServiceValidationError`. */
+  openUrl: string | undefined
   /** The server's open API token: sent to the service only, never to the browser. */
   token: OpenToken
   /** Decides who may upload; runs before anything is sent to the service. */

@@ -1,6 +1,7 @@
 import type { IdLike, RetryOptions, SavedMaterial } from '@service-sdk/core'
 import type { CheckpointStore, ListableCheckpointStore } from './checkpoints/checkpoint.ts'
 import type { UploadPhase, UploadProgress } from './run/progress.ts'
+import type { UploadFailure } from './run/upload-failure.ts'
 
 /**
  * What can be uploaded. Node: a file path, a Buffer / Uint8Array / ArrayBuffer, a Blob or File,
@@ -33,13 +34,19 @@ export interface UploadAssetFields {
 }
 
 /**
- * Core's retry options (`RetryOptions`) as far as the object storage goes: retries of one OSS
- * request after the first attempt (each part on its own; default 3, one more than an API
- * call's), the first backoff (default 500 ms, doubled each retry, with jitter) and its cap
- * (default 8,000 ms). The backoff is core's.
+ * Core's retry options (`RetryOptions`) as far as the object storage goes, with the upload's own
+ * defaults (one retry more than an API call's: a part is large and its upload idempotent). The
+ * backoff is core's. The defaults are `DEFAULT_UPLOAD_RETRY` (upload/options.ts).
  */
 export interface UploadRetryOptions
-  extends Pick<RetryOptions, 'maxRetries' | 'initialDelayMs' | 'maxDelayMs'> {}
+  extends Pick<RetryOptions, 'maxRetries' | 'initialDelayMs' | 'maxDelayMs'> {
+  /** Retries of one OSS request after the first attempt (each part on its own). Default 3 (four attempts in all). */
+  maxRetries?: number
+  /** Backoff before the first retry; it doubles each time, with jitter. Default 500 ms. */
+  initialDelayMs?: number
+  /** Cap for one backoff. Default 8,000 ms. */
+  maxDelayMs?: number
+}
 
 /** How the bytes go up; defaults come from `createOpenClient({ uploads })`. */
 export interface UploadTransferOptions {
@@ -171,7 +178,7 @@ export interface UploadManyProgress {
 
 export type UploadManyResult =
   | { status: 'fulfilled'; index: number; asset: UploadedAsset }
-  | { status: 'rejected'; index: number; error: unknown }
+  | { status: 'rejected'; index: number; error: UploadFailure }
 
 /** A running `uploadMany`. */
 export interface UploadBatch {
@@ -190,8 +197,8 @@ export interface UploadBatch {
 export interface UploadDefaults
   extends Pick<UploadTransferOptions, 'partSize' | 'parallel' | 'retry' | 'timeoutMs'> {
   /**
-   * How long an STS credential from sts-tmp is used for new requests. sts-tmp does not say when
-   * its credentials expire; the default, 5 minutes (ali-oss's own refresh interval), is well
+   * How long an STS credential from sts-tmp is used for new requests. Default 5 minutes (ali-oss's
+   * own refresh interval): sts-tmp does not say when its credentials expire, and this is well
    * inside the shortest STS lifetime (15 minutes). Expiry answers from OSS are recovered anyway.
    */
   credentialTtlMs?: number

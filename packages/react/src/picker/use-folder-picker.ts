@@ -9,14 +9,38 @@ export type FolderPickerStatus = 'idle' | 'open' | 'picked' | 'cancelled' | 'fai
 /** Options of {@link useFolderPicker}: the selector's options (see `@service-sdk/selector`). */
 export interface UseFolderPickerOptions extends PickerOptions {}
 
-/** What {@link useFolderPicker} returns. */
-export interface FolderPickerHandle {
+/** The picker before a session, while its page is open, or after a session that picked nothing. */
+export interface FolderPickerPending {
   /** Where the picker is. */
-  status: FolderPickerStatus
-  /** The folder of the last session that picked one (`status` `'picked'`), else `undefined`. */
-  choice: FolderChoice | undefined
-  /** The failure of the last session (`status` `'failed'`), else `undefined`. */
-  error: SelectorError | undefined
+  status: 'idle' | 'open' | 'cancelled'
+  choice: undefined
+  error: undefined
+}
+
+/** The picker after a session that picked a folder: `choice` is there. */
+export interface FolderPickerPicked {
+  status: 'picked'
+  /** The folder the last session picked. */
+  choice: FolderChoice
+  error: undefined
+}
+
+/** The picker after a session that failed: `error` says why. */
+export interface FolderPickerFailed {
+  status: 'failed'
+  choice: undefined
+  /** The failure of the last session. */
+  error: SelectorError
+}
+
+/** Where {@link useFolderPicker} is; `status` narrows `choice` and `error`. */
+export type FolderPickerState = FolderPickerPending | FolderPickerPicked | FolderPickerFailed
+
+/** What {@link useFolderPicker} returns: its state (narrowed by `status`) and its controls. */
+export type FolderPickerHandle = FolderPickerState & FolderPickerActions
+
+/** The controls of {@link useFolderPicker}. */
+export interface FolderPickerActions {
   /**
    * Flow 2: shows the selector in a modal and resolves with the folder the user picks, or `null`
    * when they cancel, `close()` is called or the component unmounts. Rejects with the
@@ -32,13 +56,7 @@ export interface FolderPickerHandle {
   close(): void
 }
 
-interface PickerState {
-  status: FolderPickerStatus
-  choice: FolderChoice | undefined
-  error: SelectorError | undefined
-}
-
-const IDLE: PickerState = { status: 'idle', choice: undefined, error: undefined }
+const IDLE: FolderPickerState = { status: 'idle', choice: undefined, error: undefined }
 
 /** The selector rejects only with `SelectorError`s; anything else (a bug) is wrapped, so `error` has one type. */
 const asSelectorError = (error: unknown): SelectorError =>
@@ -52,7 +70,7 @@ const asSelectorError = (error: unknown): SelectorError =>
  */
 export function useFolderPicker(options: UseFolderPickerOptions): FolderPickerHandle {
   const [sessions] = useState(() => new PickerSessions())
-  const [state, setState] = useState<PickerState>(IDLE)
+  const [state, setState] = useState<FolderPickerState>(IDLE)
   const latest = useRef(options)
   latest.current = options
 

@@ -1,5 +1,11 @@
-import type { Upload, UploadedAsset, UploadProgress, UploadSource } from '@service-sdk/open'
-import type { UploadFileOptions, UploadItem, UploadSources, UploadStatus } from './types.ts'
+import {
+  asUploadFailure,
+  type Upload,
+  type UploadedAsset,
+  type UploadProgress,
+  type UploadSource,
+} from '@service-sdk/open'
+import type { UploadFileOptions, UploadItem, UploadItemFields, UploadSources, UploadStatus } from './types.ts'
 
 /** One upload's mutable state inside an `UploadQueue`; `UploadItem` is its immutable view. */
 export interface Entry {
@@ -88,16 +94,23 @@ function fractionOf({ progress, status }: Entry): number | undefined {
 
 /** The entry's immutable view, rebuilt only after it changed (so unchanged rows keep their identity). */
 export function viewOf(entry: Entry): UploadItem {
-  entry.view ??= {
+  entry.view ??= itemOf(entry, {
     id: entry.id,
     name: entry.name,
-    status: entry.status,
     progress: entry.progress,
     fraction: fractionOf(entry),
-    asset: entry.asset,
-    error: entry.error,
-  }
+  })
   return entry.view
+}
+
+/** The view for the entry's status: the asset only once done, a typed error only once failed. */
+function itemOf(entry: Entry, fields: UploadItemFields): UploadItem {
+  const { status } = entry
+  // An entry is `done` only with its asset (queue.ts #finish).
+  if (status === 'done') return { ...fields, status, asset: entry.asset as UploadedAsset, error: undefined }
+  if (status === 'failed') return { ...fields, status, asset: undefined, error: asUploadFailure(entry.error) }
+  if (status === 'aborted') return { ...fields, status, asset: undefined, error: entry.error }
+  return { ...fields, status, asset: undefined, error: undefined }
 }
 
 /** Whether the upload has finished one way or another (`retry()` may start it again). */

@@ -1,4 +1,11 @@
-import type { Upload, UploadedAsset, UploadProgress, UploadSource } from '@service-sdk/open'
+import {
+  ServiceValidationError,
+  type Upload,
+  UploadError,
+  type UploadedAsset,
+  type UploadProgress,
+  type UploadSource,
+} from '@service-sdk/open'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { UploadQueue } from './queue.ts'
 
@@ -148,7 +155,7 @@ describe('UploadQueue', () => {
   test('retry: a failed upload continues through its handle; an aborted one starts afresh', async () => {
     const { queue, client, started } = setup(1)
     const [a] = queue.add('a')
-    const failure = new Error('part 3 failed')
+    const failure = new UploadError({ message: 'part 3 failed', code: 'InternalError', partNumber: 3 })
     started[0]!.fail(failure)
     expect(await queue.wait(a!)).toBeUndefined()
     await tick()
@@ -170,7 +177,7 @@ describe('UploadQueue', () => {
 
   test('a client that throws (bad options) fails that upload and lets the next start', async () => {
     const { queue } = setup(1)
-    const refused = new Error('bad folderId')
+    const refused = new ServiceValidationError('upload options', [{ path: 'folderId', message: 'bad' }])
     queue.settings.client = {
       upload: () => {
         throw refused
@@ -180,6 +187,18 @@ describe('UploadQueue', () => {
     expect(await queue.wait(a!)).toBeUndefined()
     await tick()
     expect(queue.getSnapshot().items[0]).toMatchObject({ status: 'failed', error: refused })
+  })
+
+  test('a failure that is not one an upload has (a bug) is reported as an UploadError upload_failed, its cause kept', async () => {
+    const { queue, started } = setup(1)
+    const [a] = queue.add('a')
+    const bug = new TypeError('x is not a function')
+    started[0]!.fail(bug)
+    expect(await queue.wait(a!)).toBeUndefined()
+    await tick()
+    const item = queue.getSnapshot().items[0]
+    expect(item).toMatchObject({ status: 'failed', error: { code: 'upload_failed', cause: bug } })
+    expect(UploadError.isInstance(item?.error)).toBe(true)
   })
 
   test('progress is published at most once per throttleMs; a status change at once', async () => {

@@ -1,4 +1,9 @@
-import type { ListableCheckpointStore, UploadCheckpoint, UploadedAsset } from '@service-sdk/open'
+import {
+  asUploadFailure,
+  type ListableCheckpointStore,
+  type UploadCheckpoint,
+  type UploadedAsset,
+} from '@service-sdk/open'
 import type { UploadClient } from '../client.tsx'
 import { reportUncaught } from '../report.ts'
 import { createEntry, type Entry, initialProgress, isSettled, toSources, viewOf } from './entry.ts'
@@ -240,7 +245,7 @@ export class UploadQueue {
     else {
       entry.status = asset ? 'done' : 'failed'
       entry.asset = asset
-      entry.error = error
+      entry.error = asset ? undefined : asUploadFailure(error)
     }
     this.#settle(entry)
     this.#pump()

@@ -16,9 +16,12 @@ export interface UploadHookOptions extends UploadFileOptions {
   onSettled?(item: UploadItem): void
 }
 
+/** The defaults of the hooks' own options (stated in their doc comments). */
+export const HOOK_DEFAULTS = { throttleMs: 100, concurrency: 3 } as const
+
 /** Checks the hook's own options (before any upload starts) and splits off the upload defaults. */
 export function toSettings(
-  { client: _client, throttleMs = 100, onSettled, ...defaults }: UploadHookOptions,
+  { client: _client, throttleMs = HOOK_DEFAULTS.throttleMs, onSettled, ...defaults }: UploadHookOptions,
   client: UploadClient,
   concurrency: number,
 ): QueueSettings {

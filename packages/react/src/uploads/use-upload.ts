@@ -3,24 +3,47 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import { useOpenClient } from '../client.tsx'
 import { UploadQueue } from './queue.ts'
 import { toSettings, type UploadHookOptions } from './settings.ts'
-import type { UploadFileOptions, UploadItem, UploadStatus } from './types.ts'
+import type { UploadFileOptions, UploadItem } from './types.ts'
 
 /** Options of {@link useUpload}: the hook's own, and upload options for the file. */
 export interface UseUploadOptions extends UploadHookOptions {}
 
-/** What {@link useUpload} returns: the current upload's state (`idle` before the first) and its controls. */
-export interface SingleUpload {
-  status: UploadStatus | 'idle'
-  /** The current upload, or `undefined` when `idle`. */
-  item: UploadItem | undefined
-  /** Its progress (phase, loaded, total, rate, etaMs, paused), or `undefined` when `idle`. */
-  progress: UploadProgress | undefined
-  /** `loaded / total`, 0 to 1; `undefined` when idle or while the size is unknown. */
-  fraction: number | undefined
-  /** The saved asset, once done. */
-  asset: UploadedAsset | undefined
-  /** Why it failed, or the abort reason. */
-  error: unknown
+/** `useUpload` before its first upload (or after `reset()`). */
+export interface SingleUploadIdle {
+  status: 'idle'
+  item: undefined
+  progress: undefined
+  fraction: undefined
+  asset: undefined
+  error: undefined
+}
+
+/**
+ * `useUpload` with an upload: its `item`, and the item's status, progress, fraction, asset and
+ * error beside it, narrowed together (`status === 'done'`: `asset` is there; `'failed'`: `error`
+ * is an `UploadFailure`).
+ */
+export type SingleUploadState<I extends UploadItem = UploadItem> = I extends UploadItem
+  ? {
+      status: I['status']
+      /** The current upload. */
+      item: I
+      /** Its progress (phase, loaded, total, rate, etaMs, paused). */
+      progress: UploadProgress
+      /** `loaded / total`, 0 to 1; `undefined` while the size is unknown. */
+      fraction: number | undefined
+      /** The saved asset, once done. */
+      asset: I['asset']
+      /** Why it failed, or the abort reason. */
+      error: I['error']
+    }
+  : never
+
+/** What {@link useUpload} returns: the current upload's state (`idle` before the first), narrowed by `status`, and its controls. */
+export type SingleUpload = (SingleUploadIdle | SingleUploadState) & SingleUploadActions
+
+/** The controls of {@link useUpload}. */
+export interface SingleUploadActions {
   /**
    * Uploads `source` (aborting the current upload if it is still running). Resolves with the
    * saved asset, or `undefined` when it fails or is aborted (then `status` and `error` say
@@ -84,13 +107,20 @@ export function useUpload(options: UseUploadOptions = {}): SingleUpload {
       reset,
     }
   }, [queue])
-  return {
-    status: item?.status ?? 'idle',
-    item,
-    progress: item?.progress,
-    fraction: item?.fraction,
-    asset: item?.asset,
-    error: item?.error,
-    ...actions,
-  }
+  return { ...stateOf(item), ...actions }
+}
+
+const IDLE: SingleUploadIdle = {
+  status: 'idle',
+  item: undefined,
+  progress: undefined,
+  fraction: undefined,
+  asset: undefined,
+  error: undefined,
+}
+
+function stateOf(item: UploadItem | undefined): SingleUploadIdle | SingleUploadState {
+  if (!item) return IDLE
+  const { status, progress, fraction, asset, error } = item
+  return { status, item, progress, fraction, asset, error } as SingleUploadState
 }

@@ -2,7 +2,7 @@ import type { UploadCheckpoint, UploadedAsset } from '@service-sdk/open'
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import { useOpenClient } from '../client.tsx'
 import { UploadQueue } from './queue.ts'
-import { toSettings, type UploadHookOptions } from './settings.ts'
+import { HOOK_DEFAULTS, toSettings, type UploadHookOptions } from './settings.ts'
 import type { UploadFileOptions, UploadItem, UploadSources, UploadSummary } from './types.ts'
 
 /** Options of {@link useUploads}: the hook's own, and upload options applied to every file. */
@@ -51,7 +51,7 @@ export interface Uploads {
  * most once per `throttleMs` for progress. Throws a `ServiceValidationError` for bad options.
  */
 export function useUploads(options: UseUploadsOptions = {}): Uploads {
-  const { concurrency = 3, ...rest } = options
+  const { concurrency = HOOK_DEFAULTS.concurrency, ...rest } = options
   const client = useOpenClient(options.client)
   const settings = toSettings(rest, client, concurrency)
   const [queue] = useState(() => new UploadQueue(settings))

@@ -14,10 +14,20 @@ export interface ProcessingOptions {
   pollIntervalMs?: number
   /**
    * Retries of a failed event before it is moved to the dead letters, and the backoff between
-   * them (core's shape; `maxRetryAfterMs` does not apply). Defaults: `maxRetries` 11 (twelve
-   * attempts), `initialDelayMs` 5 s, `maxDelayMs` 1 h.
+   * them (core's shape with the receiver's own defaults; `maxRetryAfterMs` does not apply).
    */
-  retry?: RetryOptions
+  retry?: EventRetryOptions
+}
+
+/** `processing.retry`: core's `RetryOptions` with the defaults of `DEFAULT_EVENT_RETRY`. */
+export interface EventRetryOptions
+  extends Pick<RetryOptions, 'maxRetries' | 'initialDelayMs' | 'maxDelayMs'> {
+  /** Retries of a failed event before it is moved to the dead letters. Default 11 (twelve attempts in all). */
+  maxRetries?: number
+  /** Backoff before the first retry; it doubles each time, with jitter. Default 5 s. */
+  initialDelayMs?: number
+  /** Cap for one backoff. Default 1 h. */
+  maxDelayMs?: number
 }
 
 /** The processing options with their defaults, checked. */
@@ -36,6 +46,9 @@ export const DEFAULT_EVENT_RETRY: RetryPolicy = {
   maxRetryAfterMs: Number.POSITIVE_INFINITY,
 }
 
+/** The processing options' other defaults (stated in `ProcessingOptions`' doc comments). */
+export const DEFAULT_PROCESSING = { concurrency: 8, leaseMs: 30_000, pollIntervalMs: 1_000 } as const
+
 /** At most this many events run at once in a process (claims take 4 × this). */
 export const MAX_CONCURRENCY = 10_000
 
@@ -43,9 +56,9 @@ export function processingSettings(options: ProcessingOptions): ProcessingSettin
   checkProcessing(options)
   const given = options.retry ?? {}
   return {
-    concurrency: options.concurrency ?? 8,
-    leaseMs: options.leaseMs ?? 30_000,
-    pollIntervalMs: options.pollIntervalMs ?? 1_000,
+    concurrency: options.concurrency ?? DEFAULT_PROCESSING.concurrency,
+    leaseMs: options.leaseMs ?? DEFAULT_PROCESSING.leaseMs,
+    pollIntervalMs: options.pollIntervalMs ?? DEFAULT_PROCESSING.pollIntervalMs,
     retry: {
       maxRetries: given.maxRetries ?? DEFAULT_EVENT_RETRY.maxRetries,
       initialDelayMs: given.initialDelayMs ?? DEFAULT_EVENT_RETRY.initialDelayMs,

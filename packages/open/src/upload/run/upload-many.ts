@@ -18,6 +18,7 @@ import { SaveBatcher } from './save-batcher.ts'
 import { saveOutcomeUnknown } from './save-outcome.ts'
 import { abortError, follow } from './signals.ts'
 import type { UploaderDeps } from './upload.ts'
+import { asUploadFailure } from './upload-failure.ts'
 import { traceUpload } from './upload-trace.ts'
 import { assertWritable } from './write-check.ts'
 
@@ -203,7 +204,7 @@ class BatchRun implements UploadBatch {
   }
 
   #failed(index: number, error: unknown): void {
-    this.#results[index] = { status: 'rejected', index, error }
+    this.#results[index] = { status: 'rejected', index, error: asUploadFailure(error) }
     this.#progress.count('failed')
   }
 
