@@ -1,17 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { dirname, join } from 'node:path'
-import { type ServerType, serve } from '@hono/node-server'
+import { join } from 'node:path'
 import {
-  ASSET_EVENT_TYPES,
-  type AssetEventType,
   ServiceAuthenticationError,
   ServiceConnectionError,
   ServiceTimeoutError,
   ServiceValidationError,
 } from '@service-sdk/core'
-import type { DemoInfo, WebhookStatus } from '@service-sdk/demo-web/api'
+import type { DemoInfo } from '@service-sdk/demo-web/api'
 import { createOpenClient, type OpenClient } from '@service-sdk/open'
 import type { RunningSimulator } from '@service-sdk/simulator'
 import { createTeamClient, type TeamClient } from '@service-sdk/team'
@@ -25,12 +21,12 @@ import { createInboxConsole } from '@service-sdk/webhooks/console'
 import type { Hono } from 'hono'
 import { createDemoApp, type Readiness } from './app.ts'
 import { ConfigError, type DemoConfig, type ServiceSettings } from './config.ts'
-import { docsSite, repositoryDocsBuild } from './docs.ts'
-import { toHttpError } from './errors.ts'
 import { createEventFeed, type EventFeed } from './feed.ts'
 import { demoSession } from './inbox.ts'
 import { type Log, silentLog } from './log.ts'
+import { builtWebDir, callbackHost, closeServer, docsOf, listen, pageUrl } from './server.ts'
 import { startEmbeddedSimulator } from './simulator.ts'
+import { Subscriptions } from './subscriptions.ts'
 import { createUploadManager } from './uploads.ts'
 
 export interface RunningDemo {
@@ -76,97 +72,18 @@ export interface StartDemoOptions {
 export async function startDemo(config: DemoConfig, options: StartDemoOptions = {}): Promise<RunningDemo> {
   const log = options.log ?? silentLog
   const cleanup: Array<() => Promise<void> | void> = []
-  const undo = async () => {
-    for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => {})
-  }
-
   try {
     mkdirSync(config.dataDir, { recursive: true })
     const token = webhookToken(config.dataDir)
-
-    let simulator: RunningSimulator | undefined
-    let service: ServiceSettings
-    const watchFolderIds = new Set(config.watchFolderIds)
-    if (config.mode === 'simulator') {
-      const embedded = await startEmbeddedSimulator({ port: config.simulatorPort })
-      simulator = embedded.simulator
-      cleanup.push(() => embedded.simulator.stop())
-      service = embedded.settings
-      for (const id of embedded.defaultWatchFolderIds) watchFolderIds.add(id)
-    } else {
-      service = config.service!
-    }
-
-    const sdkLogger = { warn: log.warn, error: log.error }
-    const team = createTeamClient({ baseUrl: service.baseUrl, apiKey: service.teamApiKey, logger: sdkLogger })
-    const open = createOpenClient({
-      openUrl: service.openUrl,
-      token: service.openToken,
-      apiKey: service.apiKey,
-      logger: sdkLogger,
-    })
+    const { service, simulator, watchFolderIds } = await serviceOf(config, cleanup)
+    const { team, open } = clientsOf(service, log)
     await checkCredentials(team, open, config.mode)
-
     const feed = createEventFeed(config.eventHistory)
-    const receiver = createWebhookReceiver({
-      token,
-      store: sqliteStore(join(config.dataDir, 'inbox.sqlite')),
-      logger: sdkLogger,
-    })
-    receiver.onAny((event, context) => {
-      feed.push(event, context)
-    })
-    receiver.onError((error) => log.warn('webhook processing', error))
+    const receiver = receiverOf(config, token, feed, log)
     cleanup.push(() => receiver.close())
-
     const uploads = createUploadManager(open, { maxBytes: config.maxUploadBytes })
-    const status: WebhookStatus = {
-      receiverUrl: '',
-      assetEvents: { state: 'pending', eventTypes: [] },
-      folders: { state: 'pending', folderIds: [] },
-    }
-    let listening = false
-    let stopping = false
-
-    const watching = new Map<string, Promise<void>>()
-    let callbackUrl = ''
-    const watchFolder = (folderId: string): Promise<void> => {
-      let pending = watching.get(folderId)
-      if (!pending) {
-        pending = open.folders.subscribe({ folderIds: [folderId], callbackUrl }).then(() => {
-          status.folders.folderIds = [...new Set([...status.folders.folderIds, folderId])]
-          if (status.folders.state !== 'active')
-            status.folders = { state: 'active', folderIds: status.folders.folderIds }
-          log.info(`webhooks: watching folder ${folderId}`)
-        })
-        watching.set(folderId, pending)
-        pending.catch(() => watching.delete(folderId))
-      }
-      return pending
-    }
-
-    const readiness = (): Readiness => {
-      const subscriptions =
-        status.assetEvents.state === 'pending' || status.folders.state === 'pending'
-          ? 'pending'
-          : status.assetEvents.state === 'failed' || status.folders.state === 'failed'
-            ? 'failed'
-            : 'ok'
-      const checks: Readiness['checks'] = {
-        server: stopping ? 'stopping' : listening ? 'ok' : 'pending',
-        subscriptions,
-      }
-      return { ready: listening && !stopping && subscriptions !== 'pending', checks }
-    }
-
-    const info = (): DemoInfo => ({
-      mode: config.mode,
-      appUrl: service.appUrl,
-      baseOrigin: new URL(service.baseUrl).origin,
-      maxUploadBytes: config.maxUploadBytes,
-      webhooks: structuredClone(status),
-    })
-
+    const subscriptions = new Subscriptions(open, log)
+    const server = { listening: false, stopping: false }
     const docs = docsOf(config)
     cleanup.push(() => docs.stop())
     const app = createDemoApp({
@@ -175,53 +92,39 @@ export async function startDemo(config: DemoConfig, options: StartDemoOptions = 
       receiver,
       feed,
       uploads,
-      info,
-      watchFolder,
-      readiness,
+      info: () => infoOf(config, service, subscriptions),
+      watchFolder: subscriptions.watch,
+      readiness: () => readinessOf(server, subscriptions),
       webDir: config.webDir ?? builtWebDir(),
       docs,
       allowedHosts: config.allowedHosts,
       log,
       inbox: inboxConsole(receiver, token),
     })
-
-    const server = await listen(app, config.port, config.host)
-    listening = true
-    const port = (server.address() as AddressInfo).port
-    cleanup.push(() => closeServer(server))
-
+    const http = await listen(app, config.port, config.host)
+    server.listening = true
+    const port = (http.address() as AddressInfo).port
+    cleanup.push(() => closeServer(http))
     const publicUrl = config.publicUrl ?? `http://${callbackHost(config.host)}:${port}`
-    callbackUrl = `${publicUrl}/webhooks/${token}`
-    status.receiverUrl = `${publicUrl}/webhooks/${token.slice(0, 4)}…`
-
-    const subscribed = subscribeAll(open, callbackUrl, [...watchFolderIds], status, log)
-    // Folders subscribed at start-up are not subscribed again when the page picks them.
-    const initial = subscribed.then(() => {
-      if (status.folders.state === 'active') return
-      throw new Error('the start-up folder subscription failed')
-    })
-    initial.catch(() => {
-      for (const id of watchFolderIds) watching.delete(id)
-    })
-    for (const id of watchFolderIds) watching.set(id, initial)
-
+    const masked = `${publicUrl}/webhooks/${token.slice(0, 4)}…`
+    const subscribed = subscriptions.start(`${publicUrl}/webhooks/${token}`, masked, [...watchFolderIds])
     const stop = async () => {
-      if (stopping) return
-      stopping = true
+      if (server.stopping) return
+      server.stopping = true
       if (uploads.inFlight > 0) log.info(`waiting for ${uploads.inFlight} upload(s) to finish…`)
       await uploads.drain(config.shutdownGraceMs)
       feed.close()
-      docs.stop()
       cleanup.splice(0)
-      await closeServer(server)
+      docs.stop()
+      await closeServer(http)
       await receiver.close()
       await simulator?.stop()
     }
-
+    const url = pageUrl(config.host, port)
     return {
-      url: pageUrl(config.host, port),
+      url,
       port,
-      receiverUrl: status.receiverUrl,
+      receiverUrl: masked,
       mode: config.mode,
       simulator,
       app,
@@ -231,8 +134,73 @@ export async function startDemo(config: DemoConfig, options: StartDemoOptions = 
       stop,
     }
   } catch (error) {
-    await undo()
+    for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => {})
     throw error
+  }
+}
+
+/** The service's settings: the environment's, or the embedded simulator's (started here). */
+async function serviceOf(config: DemoConfig, cleanup: Array<() => Promise<void> | void>) {
+  const watchFolderIds = new Set(config.watchFolderIds)
+  if (config.mode !== 'simulator') {
+    return { service: config.service as ServiceSettings, simulator: undefined, watchFolderIds }
+  }
+  const embedded = await startEmbeddedSimulator({ port: config.simulatorPort })
+  cleanup.push(() => embedded.simulator.stop())
+  for (const id of embedded.defaultWatchFolderIds) watchFolderIds.add(id)
+  return {
+    service: embedded.settings,
+    simulator: embedded.simulator as RunningSimulator | undefined,
+    watchFolderIds,
+  }
+}
+
+function clientsOf(service: ServiceSettings, log: Log): { team: TeamClient; open: OpenClient } {
+  const logger = { warn: log.warn, error: log.error }
+  const team = createTeamClient({ baseUrl: service.baseUrl, apiKey: service.teamApiKey, logger })
+  const open = createOpenClient({
+    openUrl: service.openUrl,
+    token: service.openToken,
+    apiKey: service.apiKey,
+    logger,
+  })
+  return { team, open }
+}
+
+/** The webhook receiver over the data dir's SQLite inbox; what it handles goes to the page's feed. */
+function receiverOf(config: DemoConfig, token: string, feed: EventFeed, log: Log): WebhookReceiver {
+  const receiver = createWebhookReceiver({
+    token,
+    store: sqliteStore(join(config.dataDir, 'inbox.sqlite')),
+    logger: { warn: log.warn, error: log.error },
+  })
+  receiver.onAny((event, context) => {
+    feed.push(event, context)
+  })
+  receiver.onError((error) => log.warn('webhook processing', error))
+  return receiver
+}
+
+function readinessOf(
+  server: { listening: boolean; stopping: boolean },
+  subscriptions: Subscriptions,
+): Readiness {
+  const state = subscriptions.state
+  const checks: Readiness['checks'] = {
+    server: server.stopping ? 'stopping' : server.listening ? 'ok' : 'pending',
+    subscriptions: state,
+  }
+  return { ready: server.listening && !server.stopping && state !== 'pending', checks }
+}
+
+/** What the page may know: no key or token. */
+function infoOf(config: DemoConfig, service: ServiceSettings, subscriptions: Subscriptions): DemoInfo {
+  return {
+    mode: config.mode,
+    appUrl: service.appUrl,
+    baseOrigin: new URL(service.baseUrl).origin,
+    maxUploadBytes: config.maxUploadBytes,
+    webhooks: structuredClone(subscriptions.status),
   }
 }
 
@@ -281,124 +249,4 @@ async function checkCredentials(team: TeamClient, open: OpenClient, mode: DemoCo
   )
   const unique = issues.filter((i, n) => issues.findIndex((j) => j.variable === i.variable) === n)
   if (unique.length > 0) throw new ConfigError(unique)
-}
-
-/** At start-up: every offered asset event, and the content callbacks of the watched folders. */
-async function subscribeAll(
-  open: OpenClient,
-  callbackUrl: string,
-  folderIds: string[],
-  status: WebhookStatus,
-  log: Log,
-): Promise<void> {
-  const assets = (async () => {
-    try {
-      // The codes on offer that this SDK knows how to subscribe (a newer code would be refused).
-      const known = new Set<string>(ASSET_EVENT_TYPES)
-      const offered = (await open.events.types())
-        .map((t) => t.code)
-        .filter((code): code is AssetEventType => known.has(code))
-      if (offered.length === 0) throw new Error('The service offers no asset events.')
-      await open.events.subscribe({ callbackUrl, eventTypes: offered })
-      status.assetEvents = { state: 'active', eventTypes: offered }
-      log.info(`webhooks: subscribed to ${offered.length} asset event types`)
-    } catch (error) {
-      status.assetEvents = { state: 'failed', eventTypes: [], message: toHttpError(error).body.error.message }
-      log.warn('webhooks: could not subscribe to asset events', error)
-    }
-  })()
-  const folders = (async () => {
-    if (folderIds.length === 0) {
-      status.folders = { state: 'active', folderIds: [...status.folders.folderIds] }
-      return
-    }
-    try {
-      await open.folders.subscribe({ folderIds, callbackUrl })
-      status.folders = {
-        state: 'active',
-        folderIds: [...new Set([...status.folders.folderIds, ...folderIds])],
-      }
-      log.info(`webhooks: watching ${folderIds.length} folder(s)`)
-    } catch (error) {
-      status.folders = { state: 'failed', folderIds: [], message: toHttpError(error).body.error.message }
-      log.warn('webhooks: could not subscribe to folder callbacks', error)
-    }
-  })()
-  await Promise.all([assets, folders])
-}
-
-/**
- * The docs /docs serves: `DEMO_DOCS_DIR`, else the repository's docs/site; built there by the
- * repository's `scripts/docs.ts` on the first visit when they are not there yet.
- */
-function docsOf(config: DemoConfig) {
-  const root = join(import.meta.dirname, '..', '..', '..')
-  const dir = config.docsDir ?? join(root, 'docs', 'site')
-  return docsSite(dir, repositoryDocsBuild(root, dir))
-}
-
-/** `@service-sdk/demo-web`'s Vite build, when it exists. */
-
-function builtWebDir(): string | undefined {
-  try {
-    const pkg = createRequire(import.meta.url).resolve('@service-sdk/demo-web/package.json')
-    const dir = join(dirname(pkg), 'dist')
-    readFileSync(join(dir, 'index.html'))
-    return dir
-  } catch {
-    return undefined
-  }
-}
-
-function listen(app: Hono, port: number, hostname: string): Promise<ServerType> {
-  return new Promise((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: app.fetch,
-        port,
-        hostname,
-        // Large uploads take longer than Node's default 5-minute request timeout.
-        serverOptions: { requestTimeout: 0 },
-      },
-      () => resolve(server),
-    )
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') {
-        reject(
-          new ConfigError([
-            {
-              variable: 'PORT',
-              message: `port ${port} is in use on ${hostname}: choose another (PORT=0 picks a free one)`,
-            },
-          ]),
-        )
-      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-        reject(
-          new ConfigError([{ variable: 'HOST', message: `cannot listen on "${hostname}" (${error.code})` }]),
-        )
-      } else reject(error)
-    })
-  })
-}
-
-function closeServer(server: ServerType): Promise<void> {
-  return new Promise((resolve) => {
-    const http = server as import('node:http').Server
-    const force = setTimeout(() => http.closeAllConnections?.(), 5000)
-    server.close(() => {
-      clearTimeout(force)
-      resolve()
-    })
-    http.closeIdleConnections?.()
-  })
-}
-
-const LOCAL = new Set(['127.0.0.1', 'localhost', '0.0.0.0', '::', '::1'])
-
-function callbackHost(host: string): string {
-  return LOCAL.has(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host
-}
-
-function pageUrl(host: string, port: number): string {
-  return `http://${LOCAL.has(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`
 }

@@ -45,154 +45,179 @@ interface Running {
 }
 
 export function createUploadManager(open: OpenClient, options: { maxBytes: number }): UploadManager {
-  const running = new Map<string, Running>()
-  const listeners = new Set<Listener>()
-  let draining = false
+  return new Uploads(open, options.maxBytes)
+}
 
-  const emit = (clientId: string, update: UploadUpdate) => {
-    for (const listener of listeners) listener(clientId, update)
+class Uploads implements UploadManager {
+  readonly #open: OpenClient
+  readonly #maxBytes: number
+  readonly #running = new Map<string, Running>()
+  readonly #listeners = new Set<Listener>()
+  #draining = false
+
+  constructor(open: OpenClient, maxBytes: number) {
+    this.#open = open
+    this.#maxBytes = maxBytes
   }
 
-  async function run(start: StartUpload): Promise<SavedAsset> {
-    if (draining)
-      throw new DemoError(503, 'shutting_down', 'The server is shutting down; try again in a moment.')
-    if (running.has(start.id))
-      throw new DemoError(409, 'duplicate_upload', 'An upload with this id is running.')
-    if (start.declaredSize !== undefined && start.declaredSize > options.maxBytes) {
-      throw tooLarge(options.maxBytes)
-    }
-    const { name, extension } = splitName(start.fileName)
+  get inFlight(): number {
+    return this.#running.size
+  }
+
+  async run(start: StartUpload): Promise<SavedAsset> {
+    this.#admit(start)
     const controller = new AbortController()
     const onRequestAbort = () =>
       controller.abort(new DOMException('The page cancelled the upload', 'AbortError'))
     if (start.signal.aborted) onRequestAbort()
     else start.signal.addEventListener('abort', onRequestAbort, { once: true })
-
     // A refusal of the body itself (too large, empty) is what the page is told, whatever the
     // engine made of the stream failing under it.
     let refused: DemoError | undefined
-    const capped = cap(start.body, options.maxBytes, (error) => {
+    const capped = cap(start.body, this.#maxBytes, (error) => {
       refused = error
     })
-    let last: UploadUpdate = {
+    const progress = new ProgressToPage(start, (update) => this.#emit(start.clientId, update))
+    let settle!: () => void
+    const done = new Promise<void>((resolve) => {
+      settle = resolve
+    })
+    const entry: Running = { clientId: start.clientId, abort: (reason) => controller.abort(reason), done }
+    this.#running.set(start.id, entry)
+    try {
+      const asset = await this.#upload(capped, start, controller.signal, progress, entry)
+      progress.finish({ state: 'done', phase: 'done', loaded: asset.size, total: asset.size, asset })
+      return asset
+    } catch (error) {
+      const failure = refused ?? (controller.signal.aborted ? controller.signal.reason : error)
+      const { error: body } = toHttpError(failure).body
+      progress.finish({ state: body.code === 'cancelled' ? 'cancelled' : 'failed', error: body })
+      throw failure
+    } finally {
+      start.signal.removeEventListener('abort', onRequestAbort)
+      this.#running.delete(start.id)
+      settle()
+    }
+  }
+
+  cancel(id: string, clientId: string): boolean {
+    const upload = this.#running.get(id)
+    if (!upload || upload.clientId !== clientId) return false
+    upload.abort(new DOMException('Cancelled from the page', 'AbortError'))
+    return true
+  }
+
+  pause(id: string, clientId: string, paused: boolean): boolean {
+    const upload = this.#running.get(id)
+    if (!upload?.pause || upload.clientId !== clientId) return false
+    upload.pause(paused)
+    return true
+  }
+
+  onUpdate(listener: Listener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  async drain(graceMs: number): Promise<void> {
+    this.#draining = true
+    if (this.#running.size === 0) return
+    const all = Promise.all([...this.#running.values()].map((r) => r.done))
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), graceMs)
+    })
+    const outcome = await Promise.race([all, timedOut])
+    clearTimeout(timer)
+    if (outcome === 'timeout') {
+      for (const r of this.#running.values())
+        r.abort(new DemoError(503, 'shutting_down', 'The server shut down.'))
+      await all
+    }
+  }
+
+  /** Refused before anything is read: shutting down, the same id twice, a declared size over the cap. */
+  #admit(start: StartUpload): void {
+    if (this.#draining)
+      throw new DemoError(503, 'shutting_down', 'The server is shutting down; try again in a moment.')
+    if (this.#running.has(start.id))
+      throw new DemoError(409, 'duplicate_upload', 'An upload with this id is running.')
+    if (start.declaredSize !== undefined && start.declaredSize > this.#maxBytes)
+      throw tooLarge(this.#maxBytes)
+  }
+
+  async #upload(
+    body: AsyncIterable<Uint8Array>,
+    start: StartUpload,
+    signal: AbortSignal,
+    progress: ProgressToPage,
+    entry: Running,
+  ): Promise<SavedAsset> {
+    const upload = this.#open.upload(body, {
+      ...splitName(start.fileName),
+      ...(start.folderId === undefined ? {} : { folderId: start.folderId }),
+      ...(start.orgId === undefined ? {} : { orgId: start.orgId }),
+      signal,
+      onProgress: progress.report,
+    })
+    entry.pause = (paused) => (paused ? void upload.pause() : upload.resume())
+    const saved = await upload.done()
+    const { id, key, name, extension, size, accessUrl } = saved
+    return { id, key, name, extension, size, accessUrl }
+  }
+
+  #emit(clientId: string, update: UploadUpdate): void {
+    for (const listener of this.#listeners) listener(clientId, update)
+  }
+}
+
+/** One upload's updates for its page: every phase change, else a few a second (the engine reports every chunk). */
+class ProgressToPage {
+  #last: UploadUpdate
+  #lastEmit = 0
+  readonly #start: StartUpload
+  readonly #emit: (update: UploadUpdate) => void
+
+  constructor(start: StartUpload, emit: (update: UploadUpdate) => void) {
+    this.#start = start
+    this.#emit = emit
+    this.#last = {
       id: start.id,
       state: 'running',
       phase: 'receiving',
       loaded: 0,
       total: start.declaredSize ?? null,
     }
-    emit(start.clientId, last)
-    // The engine reports every chunk; the page needs a few updates a second, and every phase.
-    let lastEmit = 0
-    const progress = (p: UploadProgress) => {
-      const now = Date.now()
-      const rate = p.rate ?? null
-      const etaMs = p.etaMs ?? null
-      if (p.phase === last.phase && p.paused === last.paused && now - lastEmit < PROGRESS_INTERVAL_MS) {
-        last = { ...last, loaded: p.loaded, total: p.total ?? last.total, rate, etaMs }
-        return
-      }
-      lastEmit = now
-      last = {
-        id: start.id,
-        state: 'running',
-        phase: p.phase,
-        loaded: p.loaded,
-        total: p.total ?? start.declaredSize ?? null,
-        rate,
-        etaMs,
-        paused: p.paused,
-      }
-      emit(start.clientId, last)
-    }
-
-    let settle!: () => void
-    const done = new Promise<void>((resolve) => {
-      settle = resolve
-    })
-    const entry: Running = { clientId: start.clientId, abort: (reason) => controller.abort(reason), done }
-    running.set(start.id, entry)
-    try {
-      const upload = open.upload(capped, {
-        name,
-        extension,
-        ...(start.folderId === undefined ? {} : { folderId: start.folderId }),
-        ...(start.orgId === undefined ? {} : { orgId: start.orgId }),
-        signal: controller.signal,
-        onProgress: progress,
-      })
-      entry.pause = (paused) => (paused ? void upload.pause() : upload.resume())
-      const saved = await upload.done()
-      const asset: SavedAsset = {
-        id: saved.id,
-        key: saved.key,
-        name: saved.name,
-        extension: saved.extension,
-        size: saved.size,
-        accessUrl: saved.accessUrl,
-      }
-      emit(start.clientId, {
-        ...last,
-        state: 'done',
-        phase: 'done',
-        loaded: saved.size,
-        total: saved.size,
-        asset,
-      })
-      return asset
-    } catch (error) {
-      const failure = refused ?? (controller.signal.aborted ? controller.signal.reason : error)
-      const http = toHttpError(failure)
-      emit(start.clientId, {
-        ...last,
-        state: http.body.error.code === 'cancelled' ? 'cancelled' : 'failed',
-        error: http.body.error,
-      })
-      throw failure
-    } finally {
-      start.signal.removeEventListener('abort', onRequestAbort)
-      running.delete(start.id)
-      settle()
-    }
+    emit(this.#last)
   }
 
-  return {
-    run,
-    cancel(id, clientId) {
-      const upload = running.get(id)
-      if (!upload || upload.clientId !== clientId) return false
-      upload.abort(new DOMException('Cancelled from the page', 'AbortError'))
-      return true
-    },
-    pause(id, clientId, paused) {
-      const upload = running.get(id)
-      if (!upload?.pause || upload.clientId !== clientId) return false
-      upload.pause(paused)
-      return true
-    },
-    onUpdate(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    get inFlight() {
-      return running.size
-    },
-    async drain(graceMs) {
-      draining = true
-      if (running.size === 0) return
-      const all = Promise.all([...running.values()].map((r) => r.done))
-      let timer: NodeJS.Timeout | undefined
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), graceMs)
-      })
-      const outcome = await Promise.race([all, timedOut])
-      clearTimeout(timer)
-      if (outcome === 'timeout') {
-        for (const r of running.values())
-          r.abort(new DemoError(503, 'shutting_down', 'The server shut down.'))
-        await all
-      }
-    },
+  report = (p: UploadProgress): void => {
+    const now = Date.now()
+    const rate = p.rate ?? null
+    const etaMs = p.etaMs ?? null
+    const last = this.#last
+    if (p.phase === last.phase && p.paused === last.paused && now - this.#lastEmit < PROGRESS_INTERVAL_MS) {
+      this.#last = { ...last, loaded: p.loaded, total: p.total ?? last.total, rate, etaMs }
+      return
+    }
+    this.#lastEmit = now
+    const total = p.total ?? this.#start.declaredSize ?? null
+    this.#last = {
+      id: this.#start.id,
+      state: 'running',
+      phase: p.phase,
+      loaded: p.loaded,
+      total,
+      rate,
+      etaMs,
+      paused: p.paused,
+    }
+    this.#emit(this.#last)
+  }
+
+  /** The last update, with how it ended. */
+  finish(end: Partial<UploadUpdate>): void {
+    this.#emit({ ...this.#last, ...end })
   }
 }
 

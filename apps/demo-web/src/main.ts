@@ -1,19 +1,20 @@
 import './styles.css'
 import { ApiRequestError, api } from './api/client.ts'
-import type { Space } from './api/types.ts'
+import type { DemoInfo, Space } from './api/types.ts'
 import type { Page, PageContext } from './context.ts'
-import { h, icon, render } from './dom.ts'
-import { connectLive } from './live.ts'
+import { h, render } from './dom.ts'
+import { connectLive, type Live } from './live.ts'
 import { eventsPage } from './pages/events.ts'
 import { overviewPage } from './pages/overview.ts'
 import { spacesPage } from './pages/spaces.ts'
 import { teamPage } from './pages/team.ts'
 import { uploadPage } from './pages/upload.ts'
+import { renderShell, type Shell } from './shell.ts'
 
 const PAGES: Page[] = [overviewPage, teamPage, uploadPage, spacesPage, eventsPage]
 
 async function boot(root: HTMLElement) {
-  let info: Awaited<ReturnType<typeof api.config>>
+  let info: DemoInfo
   try {
     info = await api.config()
   } catch (error) {
@@ -33,10 +34,14 @@ async function boot(root: HTMLElement) {
     )
     return
   }
-
   const live = connectLive()
+  const shell = renderShell(root, PAGES, eventsPage, info, live)
+  route(shell, contextOf(info, live), live)
+}
+
+function contextOf(info: DemoInfo, live: Live): PageContext {
   let spaces: Promise<Space[]> | undefined
-  const context: PageContext = {
+  return {
     info,
     live,
     spaces: () => {
@@ -53,116 +58,44 @@ async function boot(root: HTMLElement) {
       location.hash = `#${path}`
     },
   }
+}
 
-  const links = new Map<string, HTMLAnchorElement>()
-  const unread = h('span', { class: 'nav-badge', hidden: true })
-  const nav = h(
-    'nav',
-    { class: 'nav', 'aria-label': 'Main' },
-    h(
-      'ul',
-      null,
-      PAGES.map((page) => {
-        const link = h(
-          'a',
-          { href: `#${page.path}`, class: 'nav-link' },
-          icon(page.icon),
-          h('span', null, page.label),
-          page === eventsPage ? unread : null,
-        )
-        links.set(page.path, link)
-        return h('li', null, link)
-      }),
-    ),
-  )
-  const liveDot = h('span', { class: 'live-dot' })
-  const liveText = h('span', null, 'Connecting…')
-  const liveStatus = h('div', { class: 'live-status', role: 'status' }, liveDot, liveText)
-  const showConnection = (connected: boolean) => {
-    liveDot.classList.toggle('on', connected)
-    liveText.textContent = connected ? 'Live events connected' : 'Reconnecting to live events…'
-  }
-  live.onConnection(showConnection)
-  showConnection(live.connected)
-
-  const main = h('main', { id: 'main', class: 'main', tabindex: -1 })
-  render(
-    root,
-    h('a', { class: 'skip-link', href: '#main', onclick: skipToMain(main) }, 'Skip to content'),
-    h(
-      'aside',
-      { class: 'sidebar' },
-      h(
-        'div',
-        { class: 'sidebar-inner' },
-        h(
-          'div',
-          { class: 'brand' },
-          h('img', { src: '/favicon.svg', alt: '', width: 28, height: 28 }),
-          h('div', null, h('strong', null, 'Asset Service'), h('span', null, 'SDK demo')),
-        ),
-        nav,
-        h(
-          'div',
-          { class: 'sidebar-footer' },
-          h(
-            'span',
-            { class: `mode-badge mode-${info.mode}` },
-            info.mode === 'simulator' ? 'Simulator' : 'Live service',
-          ),
-          liveStatus,
-        ),
-      ),
-    ),
-    main,
-    h('div', { id: 'toasts', class: 'toasts', role: 'status', 'aria-live': 'polite' }),
-  )
-
+/** Shows the page of the URL's hash, and counts the events that arrive while another page is shown. */
+function route(shell: Shell, context: PageContext, live: Live): void {
   let unreadCount = 0
   let current: Page | undefined
+  let stop: (() => void) | undefined
+  let routed = false
   live.onFeed(() => {
     if (current === eventsPage) return
     unreadCount++
-    unread.hidden = false
-    render(
-      unread,
-      unreadCount > 99 ? '99+' : String(unreadCount),
-      h('span', { class: 'visually-hidden' }, ' new'),
-    )
+    shell.unread.hidden = false
+    const count = unreadCount > 99 ? '99+' : String(unreadCount)
+    render(shell.unread, count, h('span', { class: 'visually-hidden' }, ' new'))
   })
-
-  let stop: (() => void) | undefined
-  const route = () => {
+  const show = () => {
     const path = location.hash.replace(/^#/, '') || '/'
     const page = PAGES.find((p) => p.path === path) ?? overviewPage
     stop?.()
     current = page
-    for (const [p, link] of links) {
+    for (const [p, link] of shell.links) {
       if (p === page.path) link.setAttribute('aria-current', 'page')
       else link.removeAttribute('aria-current')
     }
     if (page === eventsPage) {
       unreadCount = 0
-      unread.hidden = true
+      shell.unread.hidden = true
     }
     document.title = `${page.title} · Asset Service SDK demo`
-    main.replaceChildren()
-    stop = page.mount(main, context)
+    shell.main.replaceChildren()
+    stop = page.mount(shell.main, context)
     // Move focus to the new content for keyboard and screen-reader users (not on first load).
-    if (routed) main.focus({ preventScroll: true })
+    if (routed) shell.main.focus({ preventScroll: true })
     routed = true
     window.scrollTo({ top: 0 })
   }
-  let routed = false
-  window.addEventListener('hashchange', route)
-  route()
-}
-
-function skipToMain(main: HTMLElement) {
-  return (event: Event) => {
-    event.preventDefault()
-    main.focus()
-  }
+  window.addEventListener('hashchange', show)
+  show()
 }
 
 boot(document.getElementById('app')!)

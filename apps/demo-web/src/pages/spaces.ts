@@ -35,59 +35,7 @@ export const spacesPage: Page = {
         render(slot, emptyState('layers', 'No spaces', 'The service lists no space for this account.'))
         return
       }
-      const rows = spaces.map((s) =>
-        h(
-          'tr',
-          { 'data-space-id': s.id },
-          h(
-            'td',
-            null,
-            h(
-              'div',
-              { class: 'space-name' },
-              h('strong', null, s.name),
-              h(
-                'span',
-                { class: 'muted' },
-                s.kind === 'personal' ? 'Only you' : `Team ${s.orgNo ?? ''} · id ${s.id}`,
-              ),
-            ),
-          ),
-          h('td', null, s.edition ?? '—'),
-          h('td', null, s.role ?? (s.kind === 'personal' ? 'Owner' : '—')),
-          h(
-            'td',
-            null,
-            s.kind === 'personal'
-              ? badge('Always valid', 'success')
-              : s.valid && (s.expiresAt ?? Number.POSITIVE_INFINITY) > Date.now()
-                ? h(
-                    'span',
-                    { title: s.expiresAt ? formatDateTime(s.expiresAt) : undefined },
-                    badge('Valid', 'success'),
-                    s.expiresAt ? ` until ${formatDate(s.expiresAt)}` : '',
-                  )
-                : h(
-                    'span',
-                    { title: s.expiresAt ? formatDateTime(s.expiresAt) : undefined },
-                    badge('Expired', 'danger'),
-                    s.expiresAt ? ` since ${formatDate(s.expiresAt)}` : '',
-                  ),
-          ),
-          h(
-            'td',
-            null,
-            s.writable
-              ? h('span', { class: 'can-write' }, icon('check'), 'Yes')
-              : h(
-                  'span',
-                  { class: 'cannot-write' },
-                  icon('lock'),
-                  h('span', null, 'No', h('span', { class: 'muted' }, ` · ${s.readOnlyReason ?? ''}`)),
-                ),
-          ),
-        ),
-      )
+      const rows = spaces.map(spaceRow)
       render(slot, table('Spaces', ['Space', 'Edition', 'Your role', 'Validity', 'Can upload'], rows))
     }
     render(
@@ -114,4 +62,59 @@ export const spacesPage: Page = {
     void load()
     return () => {}
   },
+}
+
+/** One space: its name, edition, the caller's role, validity and whether the caller may write now. */
+function spaceRow(s: Space): HTMLTableRowElement {
+  return h(
+    'tr',
+    { 'data-space-id': s.id },
+    h(
+      'td',
+      null,
+      h(
+        'div',
+        { class: 'space-name' },
+        h('strong', null, s.name),
+        h(
+          'span',
+          { class: 'muted' },
+          s.kind === 'personal' ? 'Only you' : `Team ${s.orgNo ?? ''} · id ${s.id}`,
+        ),
+      ),
+    ),
+    h('td', null, s.edition ?? '—'),
+    h('td', null, s.role ?? (s.kind === 'personal' ? 'Owner' : '—')),
+    h(
+      'td',
+      null,
+      s.kind === 'personal'
+        ? badge('Always valid', 'success')
+        : s.valid && (s.expiresAt ?? Number.POSITIVE_INFINITY) > Date.now()
+          ? h(
+              'span',
+              { title: s.expiresAt ? formatDateTime(s.expiresAt) : undefined },
+              badge('Valid', 'success'),
+              s.expiresAt ? ` until ${formatDate(s.expiresAt)}` : '',
+            )
+          : h(
+              'span',
+              { title: s.expiresAt ? formatDateTime(s.expiresAt) : undefined },
+              badge('Expired', 'danger'),
+              s.expiresAt ? ` since ${formatDate(s.expiresAt)}` : '',
+            ),
+    ),
+    h(
+      'td',
+      null,
+      s.writable
+        ? h('span', { class: 'can-write' }, icon('check'), 'Yes')
+        : h(
+            'span',
+            { class: 'cannot-write' },
+            icon('lock'),
+            h('span', null, 'No', h('span', { class: 'muted' }, ` · ${s.readOnlyReason ?? ''}`)),
+          ),
+    ),
+  )
 }
