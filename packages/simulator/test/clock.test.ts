@@ -77,6 +77,18 @@ describe('the clock', () => {
     expect(after.every((o) => o.valid === false)).toBe(true)
   })
 
+  it('the selector page shows a team space expired once the clock passes its invalidTime', async () => {
+    // How many of the caller's spaces the page marks expired (the seed has one already).
+    const expired = async () => {
+      const response = await fetch(`${sim.urls.app}/outer/outerChoice?type=content`)
+      expect(response.status).toBe(200)
+      return (await response.text()).split('this space has expired').length - 1
+    }
+    const before = await expired()
+    await sim.control.clock.advance(400 * DAY)
+    expect(await expired()).toBeGreaterThan(before)
+  })
+
   it('an impersonation link expires with the clock: the login page refuses it', async () => {
     const members = parseServiceJson(
       await (
