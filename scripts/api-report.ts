@@ -5,7 +5,7 @@
 // reads. Run `pnpm build` first.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Extractor, ExtractorConfig } from '@microsoft/api-extractor'
+import { Extractor, ExtractorConfig, ExtractorLogLevel } from '@microsoft/api-extractor'
 import { publishedPackages, root } from './lib/workspace.ts'
 
 const update = process.argv.includes('--update')
@@ -67,9 +67,9 @@ for (const pkg of publishedPackages()) {
           },
         },
         messages: {
-          extractorMessageReporting: { default: { logLevel: 'none' } },
-          tsdocMessageReporting: { default: { logLevel: 'none' } },
-          compilerMessageReporting: { default: { logLevel: 'error' } },
+          extractorMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
+          tsdocMessageReporting: { default: { logLevel: ExtractorLogLevel.None } },
+          compilerMessageReporting: { default: { logLevel: ExtractorLogLevel.Error } },
         },
       },
       configObjectFullPath: join(folder, 'api-extractor.json'),

@@ -52,7 +52,13 @@ function instructions(mode: Mode, count: number): number {
   const dir = mkdtempSync(join(tmpdir(), 'bench-read-'))
   try {
     const out = join(dir, 'out')
-    const args = ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, '--single-threaded', ...process.execArgv]
+    const args = [
+      '--tool=callgrind',
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      '--single-threaded',
+      ...process.execArgv,
+    ]
     const run = spawnSync('valgrind', [...args, import.meta.filename, 'child', mode, String(count)], {
       stdio: ['ignore', 'ignore', 'pipe'],
     })
