@@ -171,6 +171,14 @@ describe('team administration', () => {
     expect(await page.text()).toContain('Signed in as Grace Hopper')
   })
 
+  test('the login URL is never logged, nor any key or token, over this whole suite so far', () => {
+    const { teamApiKey, apiKey, openToken } = sim().credentials
+    const secrets = [teamApiKey, apiKey, openToken.value]
+    expect(secrets.every((secret) => secret.length >= 8)).toBe(true)
+    expect(demo.logged.filter((line) => /impersonation-login|token=/.test(line))).toEqual([])
+    expect(demo.logged.filter((line) => secrets.some((secret) => line.includes(secret)))).toEqual([])
+  })
+
   test('impersonation of a non-member or a bad id', async () => {
     expect((await post('/api/team/members/1673603133161799999/impersonation', {})).status).toBe(404)
     expect((await post('/api/team/members/abc/impersonation', {})).status).toBe(400)

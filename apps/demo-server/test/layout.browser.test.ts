@@ -54,6 +54,34 @@ const overlap = (
 ) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 
 describe.skipIf(!chromium.available)('the demo laid out', { timeout: 120_000 }, () => {
+  test.each(PAGES)('%s: focus is always visible, from the keyboard', async (path, heading, loaded) => {
+    const page = await open(1280, path, heading, loaded)
+    try {
+      const hidden: string[] = []
+      let reached = 0
+      for (let step = 0; step < 30; step++) {
+        await page.keyboard.press('Tab')
+        const focus = await page.evaluate(() => {
+          const element = document.activeElement
+          if (!element || element === document.body) return undefined
+          const style = getComputedStyle(element)
+          const outlined = style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0
+          return {
+            what: `${element.tagName.toLowerCase()} ${element.textContent?.trim().slice(0, 30) ?? ''}`,
+            shown: outlined || style.boxShadow !== 'none',
+          }
+        })
+        if (!focus) continue
+        reached++
+        if (!focus.shown) hidden.push(focus.what)
+      }
+      expect(reached, `${path}: elements reached with Tab`).toBeGreaterThan(3)
+      expect(hidden, `${path}: focused without a visible focus ring`).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
   describe.each(WIDTHS)('%i px wide', (width) => {
     test.each(PAGES)('%s: no horizontal scroll', async (path, heading, loaded) => {
       const page = await open(width, path, heading, loaded)

@@ -55,10 +55,25 @@ afterAll(async () => {
 })
 
 describe.skipIf(!chromium.available)('the Vite + React example', () => {
-  test('choose a folder in the selector, upload a file through the proxy: the asset is saved there with its bytes', async () => {
+  test('choose a folder in the selector, upload a file through the proxy: the asset is saved there with its bytes; the browser never sees the open API token', async () => {
     const page = await browser.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(String(e)))
+    // Everything the page sends and receives, to look for the token in afterwards.
+    const seen: Promise<string>[] = []
+    page.on('request', (request) =>
+      seen.push(
+        Promise.resolve(`${request.url()} ${JSON.stringify(request.headers())} ${request.postData() ?? ''}`),
+      ),
+    )
+    page.on('response', (response) =>
+      seen.push(
+        response.text().then(
+          (text) => `${JSON.stringify(response.headers())} ${text}`,
+          () => '',
+        ),
+      ),
+    )
     await page.goto(origin)
     await page.getByRole('button', { name: 'Choose a folder' }).click()
     const frame = await (await page.waitForSelector('iframe')).contentFrame()
@@ -90,6 +105,9 @@ describe.skipIf(!chromium.available)('the Vite + React example', () => {
     expect(sha256(new Uint8Array(await (await fetch(href!)).arrayBuffer()))).toBe(sha256(bytes))
     expect(await page.textContent('#summary')).toContain('1 of 1 saved')
     expect(errors).toEqual([])
+    const traffic = await Promise.all(seen)
+    expect(traffic.length).toBeGreaterThan(5)
+    expect(traffic.filter((entry) => entry.includes(sim.credentials.openToken.value))).toEqual([])
     await page.close()
   })
 })

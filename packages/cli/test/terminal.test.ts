@@ -43,6 +43,18 @@ async function until(what: string, test: (text: string) => boolean): Promise<str
   throw new Error(`The screen never showed ${what}:\n${screen()}`)
 }
 
+/** Runs `service-sdk upload ...args` in a tmux pane of its own (session "upload"), then waits. */
+function startInTerminal(args: string[]): void {
+  const env = Object.entries({ ...home.env, ...sim.env, TERM: 'xterm-256color' }).map(([k, v]) => `${k}=${v}`)
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
+  const script = join(home.dir, 'run.sh')
+  writeFileSync(
+    script,
+    `#!/bin/sh\nenv ${env.map(quote).join(' ')} ${quote(process.execPath)} ${quote(BIN)} upload ${args.map(quote).join(' ')}; echo "exit=$?"; sleep 60\n`,
+  )
+  tmux('new-session', '-d', '-s', 'upload', '-x', '160', '-y', '30', `sh ${script}`)
+}
+
 describe.skipIf(!tmuxFound)('service upload in a terminal', () => {
   it('shows per-file and overall progress (bytes, rate, ETA), pauses on p, and ends with the table of links', async () => {
     const big = join(home.dir, 'launch.mov')
@@ -54,15 +66,7 @@ describe.skipIf(!tmuxFound)('service upload in a terminal', () => {
       action: { type: 'latency', ms: 700 },
       times: Number.POSITIVE_INFINITY,
     })
-    const env = Object.entries({ ...home.env, ...sim.env, TERM: 'xterm-256color' }).map(
-      ([k, v]) => `${k}=${v}`,
-    )
-    const script = join(home.dir, 'run.sh')
-    writeFileSync(
-      script,
-      `#!/bin/sh\nenv ${env.map((e) => `'${e.replaceAll("'", "'\\''")}'`).join(' ')} '${process.execPath}' '${BIN}' upload '${big}' '${small}' --org ${SPACES.acme} --concurrency 1; echo "exit=$?"; sleep 60\n`,
-    )
-    tmux('new-session', '-d', '-s', 'upload', '-x', '160', '-y', '30', `sh ${script}`)
+    startInTerminal([big, small, '--org', SPACES.acme, '--concurrency', '1'])
 
     const live = await until('the progress bars under way', (t) => /launch\.mov\s.*\s[1-9]\d*% \|/.test(t))
     expect(live).toMatch(/total \(0\/2 files\)\s.*\d+%/)
@@ -87,5 +91,29 @@ describe.skipIf(!tmuxFound)('service upload in a terminal', () => {
       /poster\.png\s+│ 2\.9 KiB\s+│ saved\s+│ 19\d{17} │ http:\/\/127\.0\.0\.1:\d+\/files\//,
     )
     expect(end).toContain('exit=0')
+  }, 120_000)
+  it('with --json, a terminal gets no progress: only the JSON lines', async () => {
+    try {
+      tmux('kill-session', '-t', 'upload') // the test before leaves its pane open
+    } catch {}
+    const file = join(home.dir, 'quiet.mov')
+    writeFileSync(file, Buffer.alloc(12 * 1024 * 1024, 3))
+    sim.control.faults.inject({
+      match: { target: 'oss', op: 'UploadPart' },
+      action: { type: 'latency', ms: 500 },
+      times: Number.POSITIVE_INFINITY,
+    })
+    startInTerminal([file, '--org', SPACES.acme, '--json'])
+    const seen: string[] = []
+    await until('the end of the run', (t) => {
+      seen.push(t)
+      return t.includes('exit=')
+    })
+    // Sampled every 100 ms over a run of several seconds: a bar drawn at any point would show.
+    expect(seen.length).toBeGreaterThan(10)
+    expect(seen.filter((t) => /ETA|% \||total \(/.test(t))).toEqual([])
+    const end = seen.at(-1)!
+    expect(end).toContain('exit=0')
+    expect(end).toMatch(/"name":\s*"quiet"/)
   }, 120_000)
 })

@@ -351,6 +351,27 @@ describe('uploads through the proxy', () => {
     expect(await servedHash(asset.accessUrl)).toBe(sha256(bytes))
   })
 
+  test('a material-save the service acted on, its answer cut: the proxy sends it once, and the asset exists once', async () => {
+    const cut = sim.control.faults.inject({
+      match: { target: 'open', path: 'material-save' },
+      action: { type: 'reset' },
+      when: 'after',
+    })
+    try {
+      const upload = browserClient('alice-session').upload(new Blob(['once']), {
+        name: 'once',
+        extension: 'txt',
+      })
+      const failure = await rejection(upload.done())
+      expect(failure).toMatchObject({ name: 'UploadError', code: 'save_outcome_unknown' })
+      // The proxy's own retries (on by default) did not send it again: one asset under the key.
+      expect(cut.hits).toBe(1)
+      expect(sim.control.snapshot().materials.filter((m) => m.key === upload.key)).toHaveLength(1)
+    } finally {
+      cut.remove()
+    }
+  })
+
   test("a key outside the caller's directory is refused before the service: another caller's, or the bare STS dir", async () => {
     const bobs = await browserClient('bob-session')
       .upload(new Blob(['bob']), { name: 'bob', extension: 'txt' })

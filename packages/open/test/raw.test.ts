@@ -1,4 +1,4 @@
-import { ServiceValidationError } from '@service-sdk/core'
+import { ServicePermissionError, ServiceValidationError } from '@service-sdk/core'
 import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createOpenClient, type ResponseInfo } from '../src/index.ts'
@@ -66,6 +66,21 @@ describe('open.raw', () => {
       .catch((e: unknown) => e)
     expect(ServiceValidationError.isInstance(refused)).toBe(true)
     expect(bare.sent).toEqual([])
+  })
+
+  test('a refusal in a 200 envelope throws the typed error, as a wrapped call does: `error` is never set', async () => {
+    const { open } = client()
+    const material = { key: 'elsewhere/brochure.pdf', name: 'brochure', extension: 'pdf', size: 10 }
+    const outcome = await open.raw
+      .POST('/open-api/standard/call/service/material-save', { body: { materials: [material] } })
+      .then(
+        (answer) => ({ answer }),
+        (error: unknown) => ({ error }),
+      )
+    expect(outcome).not.toHaveProperty('answer')
+    // A key outside the upload directory: the service answers MB100002 in a 200 envelope.
+    expect(ServicePermissionError.isInstance((outcome as { error: unknown }).error)).toBe(true)
+    expect((outcome as { error: ServicePermissionError }).error.code).toBe('MB100002')
   })
 
   test('busy (MS100003 in a 200 envelope) is retried, as the wrapped calls retry it', async () => {

@@ -40,13 +40,14 @@ afterAll(async () => {
   if (dist) rmSync(dist, { recursive: true, force: true })
 })
 
-async function openPage(t: { onTestFinished(fn: () => unknown): void }): Promise<Page> {
+/** The test page; an uncaught error in it fails the test, unless the test collects them itself. */
+async function openPage(t: { onTestFinished(fn: () => unknown): void }, errors?: string[]): Promise<Page> {
   const context = await browser.newContext()
   t.onTestFinished(() => context.close())
   const page = await context.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(String(e)))
-  t.onTestFinished(() => expect(errors).toEqual([]))
+  const uncaught = errors ?? []
+  page.on('pageerror', (e) => uncaught.push(String(e)))
+  if (!errors) t.onTestFinished(() => expect(uncaught).toEqual([]))
   const query = new URLSearchParams({ appUrl: sim.urls.app, proxyUrl: servers.proxyUrl })
   await page.goto(`${servers.page}/?${query}`)
   await page.waitForSelector('#files')
@@ -139,6 +140,15 @@ describe.skipIf(!chromium.available)('in Chromium, a Vite + React page under Str
     expect(await page.textContent('#answer')).toBe('')
     expect(await page.evaluate(() => window.framesCreated)).toBe(1)
     expect(sim.control.snapshot().materials.length).toBe(before)
+  })
+
+  test('<FolderPicker> without onError: a failure of the page is reported as an uncaught error, never dropped', async (t) => {
+    const errors: string[] = []
+    const page = await openPage(t, errors)
+    await page.evaluate(() => window.showPicker('inline', 2, true))
+    await expect.poll(() => errors, { timeout: 10_000 }).toEqual([expect.stringContaining('SelectorError')])
+    expect(errors[0]).toMatch(/timeout|did not load|loaded/i)
+    expect(await page.textContent('#answer')).toBe('')
   })
 
   test('useUploads: chosen files go up through the proxy, two at a time; each asset serves its exact bytes', async (t) => {

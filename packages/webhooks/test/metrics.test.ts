@@ -251,4 +251,31 @@ describe('health()', () => {
     expect((await worker.health()).worker.state).toBe('running')
     await worker.close()
   })
+  it('onDeadLetter is told the dead letter without its body, and the error line without the token', async () => {
+    const store = memoryStoreForTests()
+    const told: { deadLetter: DeadLetter; message: string }[] = []
+    const marker = 'body-marker-4f1c'
+    const receiver = createWebhookReceiver({
+      token,
+      store,
+      processing: { retry: { maxRetries: 0, initialDelayMs: 1, maxDelayMs: 1 }, pollIntervalMs: 20 },
+    })
+    receiver.onAny(async () => {
+      throw new Error(`refused for ${token}`)
+    })
+    receiver.onDeadLetter((deadLetter, error) => void told.push({ deadLetter, message: error.message }))
+    const body = JSON.stringify({
+      eventId: 'd1',
+      eventType: 'MATERIAL_DELETED',
+      payload: { materialIds: ['1'], note: marker },
+    })
+    expect((await post(receiver, body)).status).toBe(200)
+    await expect.poll(() => told.length, { timeout: 10_000 }).toBe(1)
+    const { deadLetter } = told[0]!
+    expect(deadLetter).toMatchObject({ key: 'd1', eventType: 'MATERIAL_DELETED', attempts: 1 })
+    expect(deadLetter.lastError).toContain('refused for')
+    expect(JSON.stringify(deadLetter)).not.toContain(marker)
+    expect(JSON.stringify(deadLetter)).not.toContain(token)
+    await receiver.close()
+  })
 })

@@ -9,18 +9,19 @@ const files = () => [
 
 export function PickerPanel({ appUrl }: { appUrl: string }) {
   const picker = useFolderPicker({ appUrl, theme: 'dark' })
-  const [shown, setShown] = useState<{ mode: 'modal' | 'inline' | 'none'; flow: 1 | 2; key: number }>({
-    mode: 'none',
-    flow: 2,
-    key: 0,
-  })
+  const [shown, setShown] = useState<{
+    mode: 'modal' | 'inline' | 'none'
+    flow: 1 | 2
+    key: number
+    unhandled: boolean
+  }>({ mode: 'none', flow: 2, key: 0, unhandled: false })
   const [answer, setAnswer] = useState('')
   window.pick = picker.pick
   window.pickerUpload = () => picker.upload(files(), { link: 'https://example.com/post/7' })
   window.closePicker = picker.close
-  window.showPicker = (mode, flow = 2) => {
+  window.showPicker = (mode, flow = 2, unhandled = false) => {
     setAnswer('')
-    setShown((s) => ({ mode, flow, key: s.key + 1 }))
+    setShown((s) => ({ mode, flow, key: s.key + 1, unhandled }))
   }
 
   return (
@@ -34,14 +35,16 @@ export function PickerPanel({ appUrl }: { appUrl: string }) {
       {shown.mode !== 'none' && (
         <FolderPicker
           key={shown.key}
-          appUrl={appUrl}
+          // A page that never sends its loaded message: the call fails with timeout.
+          appUrl={shown.unhandled ? `${location.origin}/never-loads` : appUrl}
+          {...(shown.unhandled && { timeoutMs: 500 })}
           inline={shown.mode === 'inline'}
           style={{ height: 560 }}
           className="inline-picker"
           {...(shown.flow === 1 && { files: files(), link: 'https://example.com/post/8' })}
           onChoice={(choice) => setAnswer(JSON.stringify({ choice }))}
           onCancel={() => setAnswer('cancel')}
-          onError={(error) => setAnswer(JSON.stringify({ error: error.code }))}
+          {...(!shown.unhandled && { onError: (error) => setAnswer(JSON.stringify({ error: error.code })) })}
         />
       )}
       <output id="answer">{answer}</output>

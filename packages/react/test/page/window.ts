@@ -7,7 +7,8 @@ declare global {
     /** How many times the uploads panel's mount effect ran (2 under StrictMode's development build). */
     effectRuns: number
     setUploadsMounted(mounted: boolean): void
-    showPicker(mode: 'modal' | 'inline' | 'none', flow?: 1 | 2): void
+    /** `unhandled`: no onError, and a page that never loads (so the call fails with timeout). */
+    showPicker(mode: 'modal' | 'inline' | 'none', flow?: 1 | 2, unhandled?: boolean): void
     pick(): Promise<FolderChoice | null>
     pickerUpload(): Promise<FolderChoice | null>
     closePicker(): void

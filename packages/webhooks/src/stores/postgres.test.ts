@@ -177,6 +177,16 @@ describe.skipIf(!postgres.available)('postgresStore (real PostgreSQL)', () => {
     expect(`${error.message} ${JSON.stringify(error)} ${error.stack}`).not.toContain(secret)
   })
 
+  it("close() leaves a caller's pool open: the store never ends a pool it was given", async () => {
+    const pool = new pg.Pool({ connectionString: postgres.url, max: 2 })
+    onTestFinished(() => pool.end())
+    const store = postgresStore(pool, { schema, table: table() })
+    await store.insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 })
+    await store.close()
+    expect(pool.ended).toBe(false)
+    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }])
+  })
+
   it('never hands the same event to two workers claiming at once (SKIP LOCKED)', async () => {
     const store = postgresStore(postgres.url, { schema, table: table(), max: 8 })
     await Promise.all(
