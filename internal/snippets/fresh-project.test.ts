@@ -58,6 +58,8 @@ beforeAll(() => {
   mkdirSync(project)
   npm(['init', '-y'], project)
   npm(['install', ...packed.map((p) => p.tarball)], project)
+  // The optional peers the READMEs tell their readers to add for these blocks (`/msw`, `/otel`).
+  npm(['install', '--save-dev', 'msw@^3.0.5', '@opentelemetry/api@^1.9.0'], project)
   mkdirSync(blocks)
   for (const s of snippets) writeFileSync(join(blocks, fileOf(s)), s.code)
   nodes = installNodes(join(work, 'runtimes'), { oldest: OLDEST_NODE })
