@@ -8,6 +8,7 @@ import { controlRoutes, createControl, type SimulatorControl } from './control.t
 import { json } from './envelopes.ts'
 import { faultMiddleware, ossFaultHook, withResets } from './fault-hooks.ts'
 import { createFaults, seededRandom, targetOf } from './faults.ts'
+import type { SimulatorFetch } from './fetch-handler.ts'
 import { fileRoutes } from './files.ts'
 import { simulatorLogger } from './logger.ts'
 import { openApiRoutes, subscriptionRoutes } from './open/routes.ts'
@@ -44,13 +45,6 @@ export interface SimulatorOptions {
   /** Where the simulator's own failures are reported (the SDK's `Logger`). Default: stderr. */
   logger?: Partial<Logger>
 }
-
-/** Node's request objects, when served by @hono/node-server: used to reset connections. */
-export interface NodeBindings {
-  incoming?: { socket?: { destroy(): void } }
-}
-
-export type SimulatorFetch = (request: Request, env?: NodeBindings) => Promise<Response>
 
 export interface SimulatorApp {
   /** The service: team API, open API, selector page, login page, files and `/_sim` control. */

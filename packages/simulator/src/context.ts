@@ -1,8 +1,7 @@
 import type { Logger } from '@service-sdk/core'
 import type { Faults } from './faults.ts'
-import type { SavedMaterial } from './open/materials.ts'
 import type { ObjectStore, OssCors } from './oss/index.ts'
-import type { Id, State } from './state.ts'
+import type { Id, Material, State } from './state.ts'
 
 /** Variations the live service has been seen to show, switchable per test (docs/service-behaviour.md, "Live-service variations"). */
 export interface Quirks {
@@ -69,6 +68,11 @@ export interface Quirks {
 }
 
 export type MaterialSaveForm = 'top-level' | 'param' | 'both'
+
+/** A material as material-save saved it, with the address its bytes are served from. */
+export interface SavedMaterial extends Material {
+  accessUrl: string
+}
 
 /** Changes that produce callbacks and webhooks; implemented by the webhook sender. */
 export interface SimEvents {

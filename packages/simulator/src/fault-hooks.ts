@@ -1,11 +1,11 @@
 import { sleep } from '@service-sdk/core/internal'
 import type { Context, Next } from 'hono'
-import type { NodeBindings, SimulatorFetch } from './app.ts'
 import { connectionReset } from './connection-reset.ts'
 import type { SimContext } from './context.ts'
 import { json, teamError, traceId } from './envelopes.ts'
 import type { FaultAction, Faults, FaultTarget } from './faults.ts'
 import { targetOf } from './faults.ts'
+import type { NodeBindings, SimulatorFetch } from './fetch-handler.ts'
 import { type OssOptions, ossError } from './oss/index.ts'
 
 /**

@@ -1,6 +1,7 @@
-import { createSimulatorApp, type SimulatorFetch, type SimulatorOptions } from './app.ts'
+import { createSimulatorApp, type SimulatorOptions } from './app.ts'
 import { callerCredentials, type SimulatorCredentials } from './caller.ts'
 import type { SimulatorControl } from './control.ts'
+import type { SimulatorFetch } from './fetch-handler.ts'
 import { assertSupportedNode } from './runtime.ts'
 import { SimError } from './sim-error.ts'
 import type { SimulatorUrls } from './start.ts'

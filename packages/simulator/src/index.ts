@@ -1,10 +1,4 @@
-export {
-  createSimulatorApp,
-  type NodeBindings,
-  type SimulatorApp,
-  type SimulatorFetch,
-  type SimulatorOptions,
-} from './app.ts'
+export { createSimulatorApp, type SimulatorApp, type SimulatorOptions } from './app.ts'
 export type { SimulatorCredentials } from './caller.ts'
 export type { SimulatorClock } from './clock.ts'
 export type {
@@ -26,6 +20,7 @@ export type {
   Faults,
   FaultTarget,
 } from './faults.ts'
+export type { NodeBindings, SimulatorFetch } from './fetch-handler.ts'
 export {
   createInProcessSimulator,
   DEFAULT_DOMAIN,

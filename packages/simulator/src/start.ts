@@ -1,9 +1,10 @@
 import type { ServerOptions } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
-import { createSimulatorApp, type SimulatorFetch, type SimulatorOptions } from './app.ts'
+import { createSimulatorApp, type SimulatorOptions } from './app.ts'
 import { callerCredentials, type SimulatorCredentials } from './caller.ts'
 import type { SimulatorControl } from './control.ts'
+import type { SimulatorFetch } from './fetch-handler.ts'
 import { OSS_SERVER_OPTIONS } from './oss/index.ts'
 import { assertSupportedNode } from './runtime.ts'
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { SimContext } from '../context.ts'
-import { type SavedMaterial, saveMaterials } from '../open/materials.ts'
+import type { SavedMaterial, SimContext } from '../context.ts'
+import { saveMaterials } from '../open/materials.ts'
 import { uploadDir } from '../open/sts.ts'
 import { type ByteSource, ObjectStoreError } from '../oss/index.ts'
 import { SimError } from '../sim-error.ts'

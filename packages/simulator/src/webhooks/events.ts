@@ -1,5 +1,5 @@
-import type { MaterialChanges, SimContext, SimEvents } from '../context.ts'
-import { accessUrlOf, type SavedMaterial } from '../open/materials.ts'
+import type { MaterialChanges, SavedMaterial, SimContext, SimEvents } from '../context.ts'
+import { accessUrlOf } from '../open/materials.ts'
 import type { Id, Material } from '../state.ts'
 import { createMaterialChanges } from './changes.ts'
 import { createEmitter } from './emitter.ts'

@@ -1,5 +1,4 @@
-import type { SimContext } from '../context.ts'
-import type { SavedMaterial } from '../open/materials.ts'
+import type { SavedMaterial, SimContext } from '../context.ts'
 import type { Id } from '../state.ts'
 import { callbackAsset } from './callback-assets.ts'
 import { byFolder, bySpace, type Emitter } from './emitter.ts'

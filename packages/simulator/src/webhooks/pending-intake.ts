@@ -1,5 +1,5 @@
-import type { IntakeTarget, PendingIntakeItem, SimContext } from '../context.ts'
-import { accessUrlOf, type SavedMaterial } from '../open/materials.ts'
+import type { IntakeTarget, PendingIntakeItem, SavedMaterial, SimContext } from '../context.ts'
+import { accessUrlOf } from '../open/materials.ts'
 import { SimError } from '../sim-error.ts'
 import { BUCKET, type Id, type Material, type SpaceKey } from '../state.ts'
 import type { Emitter } from './emitter.ts'
