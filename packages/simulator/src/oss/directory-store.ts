@@ -9,11 +9,19 @@ import { openSegments, segmentStream, writeBodyToFile, writeJsonAtomic } from '.
 import { isUploadId } from './ids.ts'
 import { keyedLock } from './keyed-lock.ts'
 import { resolveRange } from './range.ts'
-import { completedRecord, copyRecord, partRecord, putRecord, uploadRecord } from './records.ts'
 import {
-  type ByteSource,
+  completedRecord,
+  copyRecord,
+  partRecord,
+  putRecord,
+  uploadRecord,
+  withAttributes,
+} from './records.ts'
+import {
+  type BodyInput,
   type CompleteInput,
   listed,
+  listedUploads,
   type MultipartUpload,
   type ObjectAttributes,
   type ObjectStore,
@@ -46,13 +54,6 @@ interface DataFile {
 type ObjectFile = Omit<StoredObject, 'lastModified'> & { lastModified: string; data: DataFile[] }
 type UploadFile = Omit<MultipartUpload, 'initiated'> & { initiated: string }
 type PartFile = Omit<StoredPart, 'lastModified'> & { lastModified: string; file: string }
-
-interface Body {
-  body: ByteSource
-  contentMd5?: string | undefined
-  contentLength?: number | undefined
-  corruptAt?: number | undefined
-}
 
 /** Files left in tmp/ by a process that died mid-upload are swept after this long. */
 const STALE_TMP_MS = 3_600_000
@@ -94,7 +95,7 @@ class DirectoryObjectStore implements ObjectStore {
   }
 
   /** Streams the body to tmp/, checks it, and moves it into data/ under a fresh name. */
-  async #receive(input: Body): Promise<Digested & { file: string }> {
+  async #receive(input: BodyInput): Promise<Digested & { file: string }> {
     const path = this.#scratch()
     const digest = await writeBodyToFile(path, input.body, { corruptAt: input.corruptAt })
     try {
@@ -131,7 +132,7 @@ class DirectoryObjectStore implements ObjectStore {
     if (!file || file.bucket !== bucket || file.key !== key) {
       throw new ObjectStoreError('NoSuchUpload', undefined, { UploadId: uploadId })
     }
-    return { ...file, initiated: new Date(file.initiated) }
+    return uploadOf(file)
   }
 
   async #readParts(uploadId: string): Promise<Array<StoredPart & { file: string }>> {
@@ -196,7 +197,7 @@ class DirectoryObjectStore implements ObjectStore {
       const path = this.#objectPath(bucket, key)
       const file = await readJson<ObjectFile>(path)
       if (!file) return undefined
-      const updated = { ...file, attributes }
+      const updated = withAttributes(file, attributes)
       await writeJsonAtomic(path, this.#scratch(), updated)
       return recordOf(updated)
     })
@@ -279,11 +280,8 @@ class DirectoryObjectStore implements ObjectStore {
     const files = await Promise.all(
       ids.map((id) => readJson<UploadFile>(join(this.#uploadDir(id), 'upload.json'))),
     )
-    return files
-      .filter((u): u is UploadFile => u !== undefined)
-      .filter((u) => filter.bucket === undefined || u.bucket === filter.bucket)
-      .map((u) => ({ ...u, initiated: new Date(u.initiated) }))
-      .sort((a, b) => a.initiated.getTime() - b.initiated.getTime())
+    const uploads = files.filter((u): u is UploadFile => u !== undefined).map(uploadOf)
+    return listedUploads(uploads, filter)
   }
 }
 
@@ -331,4 +329,8 @@ function objectFile(object: StoredObject, data: DataFile[]): ObjectFile {
 
 function recordOf({ data: _, ...file }: ObjectFile): StoredObject {
   return structuredClone({ ...file, lastModified: new Date(file.lastModified) })
+}
+
+function uploadOf(file: UploadFile): MultipartUpload {
+  return { ...file, initiated: new Date(file.initiated) }
 }

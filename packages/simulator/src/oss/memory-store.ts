@@ -4,11 +4,19 @@ import { digestInto } from './digest.ts'
 import { checkBody } from './etag.ts'
 import { isUploadId } from './ids.ts'
 import { resolveRange } from './range.ts'
-import { completedRecord, copyRecord, partRecord, putRecord, uploadRecord } from './records.ts'
 import {
-  type ByteSource,
+  completedRecord,
+  copyRecord,
+  partRecord,
+  putRecord,
+  uploadRecord,
+  withAttributes,
+} from './records.ts'
+import {
+  type BodyInput,
   type CompleteInput,
   listed,
+  listedUploads,
   type MultipartUpload,
   type ObjectAttributes,
   type ObjectStore,
@@ -36,13 +44,6 @@ interface HeldUpload {
   parts: Map<number, HeldPart>
 }
 
-interface Body {
-  body: ByteSource
-  contentMd5?: string | undefined
-  contentLength?: number | undefined
-  corruptAt?: number | undefined
-}
-
 const id = (bucket: string, key: string) => `${bucket}\u0000${key}`
 
 /** Everything in this process's memory: the default for tests. */
@@ -64,7 +65,7 @@ class MemoryObjectStore implements ObjectStore {
   }
 
   /** Reads the body into chunks, digesting it, and checks it against what the request announced. */
-  async #collect(input: Body) {
+  async #collect(input: BodyInput) {
     const chunks: Uint8Array[] = []
     const digest = await digestInto(input.body, (chunk) => void chunks.push(chunk), {
       corruptAt: input.corruptAt,
@@ -103,7 +104,7 @@ class MemoryObjectStore implements ObjectStore {
   async setAttributes(bucket: string, key: string, attributes: ObjectAttributes) {
     const held = this.#objects.get(id(bucket, key))
     if (!held) return undefined
-    held.object = { ...held.object, attributes: structuredClone(attributes) }
+    held.object = withAttributes(held.object, attributes)
     return copyRecord(held.object)
   }
 
@@ -156,9 +157,9 @@ class MemoryObjectStore implements ObjectStore {
   }
 
   async listMultipartUploads(filter: { bucket?: string } = {}): Promise<MultipartUpload[]> {
-    return [...this.#uploads.values()]
-      .map((h) => copyRecord(h.upload))
-      .filter((u) => filter.bucket === undefined || u.bucket === filter.bucket)
-      .sort((a, b) => a.initiated.getTime() - b.initiated.getTime())
+    return listedUploads(
+      [...this.#uploads.values()].map((h) => h.upload),
+      filter,
+    ).map(copyRecord)
   }
 }

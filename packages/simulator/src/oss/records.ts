@@ -2,7 +2,14 @@ import { crc64OfParts } from './crc64.ts'
 import type { Digested } from './digest.ts'
 import { etagOf, multipartEtag } from './etag.ts'
 import { newUploadId } from './ids.ts'
-import type { MultipartUpload, ObjectStore, PutInput, StoredObject, StoredPart } from './store.ts'
+import type {
+  MultipartUpload,
+  ObjectAttributes,
+  ObjectStore,
+  PutInput,
+  StoredObject,
+  StoredPart,
+} from './store.ts'
 
 // What an object, an upload and a part record, made the same way by both stores (memory and
 // directory): the metadata path is one; each store only keeps the records and the bytes.
@@ -62,6 +69,14 @@ export function completedRecord(upload: MultipartUpload, selected: readonly Stor
     ...(upload.metadata ? { metadata: { ...upload.metadata } } : {}),
     ...(upload.attributes ? { attributes: structuredClone(upload.attributes) } : {}),
   }
+}
+
+/** An object's record with its attributes (tags, ACL...) replaced by a copy of `attributes`; size, ETag, CRC and dates unchanged. */
+export function withAttributes<T extends Pick<StoredObject, 'attributes'>>(
+  record: T,
+  attributes: ObjectAttributes,
+): T {
+  return { ...record, attributes: structuredClone(attributes) }
 }
 
 /** A copy the caller may change without touching the store's record. */

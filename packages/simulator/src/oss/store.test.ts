@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { crc64 } from './crc64.ts'
 import { directoryObjectStore } from './directory-store.ts'
 import { memoryObjectStore } from './memory-store.ts'
-import { type ByteSource, MIN_PART_SIZE, type ObjectStore, ObjectStoreError } from './store.ts'
+import {
+  type ByteSource,
+  listedUploads,
+  MIN_PART_SIZE,
+  type MultipartUpload,
+  type ObjectStore,
+  ObjectStoreError,
+} from './store.ts'
 
 let work: string
 beforeAll(async () => {
@@ -347,5 +354,21 @@ describe.each(stores)('%s', (_, make) => {
     })
     expect(done.crc64).toBe(crc64(Buffer.concat([one, two])))
     expect((await store.head(b, 'multi'))?.attributes).toEqual(attributes)
+  })
+})
+
+describe('listedUploads', () => {
+  const upload = (bucket: string, uploadId: string, initiated: number): MultipartUpload => ({
+    bucket,
+    key: 'k',
+    uploadId,
+    contentType: 'x/y',
+    initiated: new Date(initiated),
+  })
+
+  it('keeps the filter bucket uploads (all without one), oldest first', () => {
+    const uploads = [upload('a', 'late', 3000), upload('b', 'other', 1000), upload('a', 'early', 2000)]
+    expect(listedUploads(uploads, { bucket: 'a' }).map((u) => u.uploadId)).toEqual(['early', 'late'])
+    expect(listedUploads(uploads, {}).map((u) => u.uploadId)).toEqual(['other', 'early', 'late'])
   })
 })

@@ -57,6 +57,9 @@ export interface PutInput {
   attributes?: ObjectAttributes | undefined
 }
 
+/** A body as a write receives it, with what the client announced about it. */
+export type BodyInput = Pick<PutInput, 'body' | 'contentMd5' | 'contentLength' | 'corruptAt'>
+
 /** An HTTP byte range: `{ start, end? }` (end inclusive) or the last `suffix` bytes. */
 export type RangeRequest = { start: number; end?: number | undefined } | { suffix: number }
 
@@ -197,4 +200,14 @@ export function listed<T extends { bucket: string; key: string }>(
         (filter.bucket === undefined || o.bucket === filter.bucket) && o.key.startsWith(filter.prefix ?? ''),
     )
     .sort((a, b) => (a.bucket === b.bucket ? compare(a.key, b.key) : compare(a.bucket, b.bucket)))
+}
+
+/** What `ObjectStore.listMultipartUploads` returns of `uploads`: those in the filter's bucket, oldest first. */
+export function listedUploads(
+  uploads: Iterable<MultipartUpload>,
+  filter: { bucket?: string },
+): MultipartUpload[] {
+  return [...uploads]
+    .filter((u) => filter.bucket === undefined || u.bucket === filter.bucket)
+    .sort((a, b) => a.initiated.getTime() - b.initiated.getTime())
 }
