@@ -1,8 +1,8 @@
-import type { MovableClock } from '../clock.ts'
-import type { Quirks, SimContext } from '../context.ts'
-import type { Seed } from '../seed.ts'
-import { createState, type StateData } from '../state.ts'
-import type { WebhookSender } from '../webhooks/sender.ts'
+import type { MovableClock } from '../model/clock.ts'
+import type { Quirks, SimContext } from '../model/context.ts'
+import type { Seed } from '../model/seed.ts'
+import { createState, type StateData } from '../model/state.ts'
+import type { WebhookSender } from '../webhooks/sender/sender.ts'
 
 export interface ResetDeps {
   sim: SimContext

@@ -1,4 +1,4 @@
-import { SimError } from '../../sim-error.ts'
+import { SimError } from '../../http/sim-error.ts'
 import { type MessageFamily, parseFamilies } from './message-families.ts'
 
 /** Where the page is in its one run: choosing a folder, uploading into it, or finished. */
