@@ -6,6 +6,7 @@ import { controlRoutes, createControl, type SimulatorControl } from '../control/
 import { faultMiddleware, ossFaultHook, withResets } from '../control/fault-hooks.ts'
 import { createFaults, seededRandom, targetOf } from '../control/faults.ts'
 import { checkQuirks } from '../control/quirks.ts'
+import { createReset } from '../control/reset.ts'
 import { json } from '../http/envelopes.ts'
 import type { SimulatorFetch } from '../http/fetch-handler.ts'
 import { createClock, type MovableClock } from '../model/clock.ts'
@@ -18,7 +19,6 @@ import { createOssApp, directoryObjectStore, memoryObjectStore } from '../oss/in
 import { loginRoutes } from '../pages/login.ts'
 import { selectorRoutes } from '../selector/routes.ts'
 import { teamRoutes } from '../team/routes.ts'
-import { createReset } from '../testing/reset.ts'
 import { createEvents } from '../webhooks/events.ts'
 import {
   createWebhookSender,
