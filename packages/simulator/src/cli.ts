@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util'
-import { simulatorEnv } from './env.ts'
-import { startSimulator } from './start.ts'
+import { simulatorEnv } from './host/env.ts'
+import { startSimulator } from './host/start.ts'
 
 const HELP = `service-sim: the service, running locally
 

@@ -1,6 +1,6 @@
 import { type HttpHandler, HttpResponse, http } from 'msw'
-import { isConnectionReset } from './connection-reset.ts'
-import type { InProcessSimulator } from './in-process.ts'
+import { isConnectionReset } from './control/connection-reset.ts'
+import type { InProcessSimulator } from './host/in-process.ts'
 
 /**
  * MSW request handlers that answer every request to the in-process simulator's origins from it:

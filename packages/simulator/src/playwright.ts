@@ -1,6 +1,6 @@
-import { isConnectionReset } from './connection-reset.ts'
-import type { InProcessSimulator } from './in-process.ts'
-import { SimError } from './sim-error.ts'
+import { isConnectionReset } from './control/connection-reset.ts'
+import type { InProcessSimulator } from './host/in-process.ts'
+import { SimError } from './http/sim-error.ts'
 
 /**
  * The part of a Playwright `Route` used here. Declared by shape, so a `BrowserContext` or `Page`

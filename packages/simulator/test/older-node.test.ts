@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { installNodes, OLDEST_NODE } from '@service-sdk/testkit'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { MIN_NODE } from '../src/runtime.ts'
+import { MIN_NODE } from '../src/host/runtime.ts'
 
 // The built simulator under the oldest Node the SDK supports (22.13.0, from the registry's `node`
 // package): a request body with 19-digit ids must be read exactly there too; and under Node 20,

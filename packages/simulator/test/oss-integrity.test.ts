@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningSimulator, startSimulator } from '../src/index.ts'
-import { crc64 } from '../src/oss/crc64.ts'
+import { crc64 } from '../src/oss/store/crc64.ts'
 import { type AliOssClient, aliOss, rejection } from './support/ali-oss.ts'
 
 // CRC-64 reporting, the corruption fault and ListMultipartUploads, through the whole simulator

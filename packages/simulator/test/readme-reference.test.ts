@@ -38,15 +38,15 @@ afterAll(() => app.close())
 
 describe('the README reference tables', () => {
   it('every key of Quirks has a row in the quirks table', () => {
-    const keys = membersOf('src/context.ts', 'Quirks')
+    const keys = membersOf('src/model/context.ts', 'Quirks')
     expect(keys.length).toBeGreaterThanOrEqual(12)
     const table = firstCells('| Quirk ')
     for (const key of keys) expect(table, key).toContain(`\`${key}\``)
   })
 
-  it('every fault action of faults.ts has a row in the action table', () => {
+  it('every fault action of control/faults.ts has a row in the action table', () => {
     const union =
-      read('src/faults.ts').split('export type FaultAction =')[1]?.split('export interface')[0] ?? ''
+      read('src/control/faults.ts').split('export type FaultAction =')[1]?.split('export interface')[0] ?? ''
     const types = [...union.matchAll(/type: '([a-z-]+)'/g)].map((m) => m[1])
     expect(types).toEqual(['status', 'open-code', 'reset', 'latency', 'expire-credentials', 'corrupt'])
     const table = firstCells('| `action`')
@@ -55,7 +55,7 @@ describe('the README reference tables', () => {
 
   it('every delivery fault has a row in the delivery-fault table', () => {
     const table = firstCells('| Delivery fault')
-    for (const key of membersOf('src/webhooks/sender-settings.ts', 'DeliveryFaults'))
+    for (const key of membersOf('src/webhooks/sender/sender-settings.ts', 'DeliveryFaults'))
       expect(table, key).toContain(`\`${key}\``)
   })
 
@@ -75,8 +75,8 @@ describe('the README reference tables', () => {
     for (const change of Object.keys(app.control.materials)) expect(readme, change).toContain(`.${change}(`)
   })
 
-  it('every /_sim route of control.ts is in the control table', () => {
-    const routes = [...read('src/control.ts').matchAll(/app\.(get|post|put|delete)\('([^']+)'/g)].map(
+  it('every /_sim route of control/control.ts is in the control table', () => {
+    const routes = [...read('src/control/control.ts').matchAll(/app\.(get|post|put|delete)\('([^']+)'/g)].map(
       ([, method, path]) => `${method?.toUpperCase()} /_sim${path?.replace(':change', '<change>')}`,
     )
     expect(routes.length).toBeGreaterThanOrEqual(12)

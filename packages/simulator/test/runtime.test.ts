@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
+import { assertSupportedNode, atLeast, MIN_NODE, UnsupportedNodeError } from '../src/host/runtime.ts'
 import { startSimulator } from '../src/index.ts'
-import { assertSupportedNode, atLeast, MIN_NODE, UnsupportedNodeError } from '../src/runtime.ts'
 
 describe('the Node the simulator needs', () => {
   test('engines.node of the package states MIN_NODE', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { chromiumOrSkip } from '@service-sdk/testkit'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest'
-import { type RunningSimulator, startSimulator } from '../src/start.ts'
+import { type RunningSimulator, startSimulator } from '../src/host/start.ts'
 
 // The selector page in real Chromium, embedded by a host page on another origin (and site) that
 // speaks the raw window messages of docs/service-behaviour.md (no SDK), in each message family.

@@ -1,6 +1,6 @@
-import type { SimContext } from '../context.ts'
-import { SimError } from '../sim-error.ts'
-import type { Id, SpaceKey } from '../state.ts'
+import { SimError } from '../http/sim-error.ts'
+import type { SimContext } from '../model/context.ts'
+import type { Id, SpaceKey } from '../model/state.ts'
 
 const MAX_ID = 2n ** 63n - 1n
 

@@ -1,14 +1,10 @@
 import { MAX_MATERIALS_PER_SAVE } from '@service-sdk/core'
-import type { MaterialSaveForm, SimContext } from '../context.ts'
-import { SimError } from '../sim-error.ts'
-import { BUCKET, type Id, type Material, type SpaceKey } from '../state.ts'
+import { SimError } from '../http/sim-error.ts'
+import type { MaterialSaveForm, SavedMaterial, SimContext } from '../model/context.ts'
+import { BUCKET, type Id, type Material, type SpaceKey } from '../model/state.ts'
 import { parseId } from './folders.ts'
 import { canWrite } from './orgs.ts'
 import { uploadDir } from './sts.ts'
-
-export interface SavedMaterial extends Material {
-  accessUrl: string
-}
 
 /** Where a saved asset's bytes are served from, permanently. */
 export function accessUrlOf(origin: string, m: Material): string {

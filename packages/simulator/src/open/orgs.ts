@@ -1,5 +1,5 @@
-import type { SimContext } from '../context.ts'
-import { type Id, role, type Team } from '../state.ts'
+import type { SimContext } from '../model/context.ts'
+import { type Id, role, type Team } from '../model/state.ts'
 
 /** org-info: every team space the user belongs to, with the user's role in it. */
 export function orgList(sim: SimContext, userId: Id) {

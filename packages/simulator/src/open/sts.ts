@@ -1,5 +1,5 @@
-import type { SimContext } from '../context.ts'
-import { BUCKET, type Id, secret } from '../state.ts'
+import type { SimContext } from '../model/context.ts'
+import { BUCKET, type Id, secret } from '../model/state.ts'
 
 /**
  * The directory a user's STS credentials may write into; material-save accepts keys under it only.

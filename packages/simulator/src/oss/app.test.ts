@@ -12,11 +12,11 @@ import {
   rejection,
 } from '../../test/support/ali-oss.ts'
 import { type RunningOss, startOss } from '../../test/support/oss-server.ts'
-import type { OssCredential, OssRequestContext } from './credentials.ts'
-import { directoryObjectStore } from './directory-store.ts'
-import { ossError } from './errors.ts'
-import { memoryObjectStore } from './memory-store.ts'
-import type { ObjectStore } from './store.ts'
+import type { OssCredential, OssRequestContext } from './protocol/credentials.ts'
+import { ossError } from './protocol/errors.ts'
+import { directoryObjectStore } from './store/directory-store.ts'
+import { memoryObjectStore } from './store/memory-store.ts'
+import type { ObjectStore } from './store/store.ts'
 
 const BUCKET = 'sim-bucket'
 const DIR = 'uploads/u-1/'

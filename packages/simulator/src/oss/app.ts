@@ -1,20 +1,20 @@
 import type { Logger } from '@service-sdk/core'
 import { Hono } from 'hono'
-import { simulatorLogger } from '../logger.ts'
-import { authenticate, parseAuthorization } from './auth.ts'
-import { discardBody, nodeIncoming, requestBody } from './body-source.ts'
-import { applyCors, type OssCors, preflight } from './cors.ts'
+import { simulatorLogger } from '../host/logger.ts'
+import { identify, OPERATIONS, OperationError, partNumberOf } from './operations/operations.ts'
+import { authenticate, parseAuthorization } from './protocol/auth.ts'
+import { discardBody, nodeIncoming, requestBody } from './protocol/body-source.ts'
+import { applyCors, type OssCors, preflight } from './protocol/cors.ts'
 import {
   LISTING_OPERATIONS,
   type OssCredential,
   type OssOperation,
   type OssRequestContext,
   WRITE_OPERATIONS,
-} from './credentials.ts'
-import { newRequestId, type OssErrorCode, ossError, ossErrorFor } from './errors.ts'
-import { identify, OPERATIONS, OperationError, partNumberOf } from './operations.ts'
-import { bucketFromHost, parseQuery, type QueryParams, queryValue, splitTarget } from './request.ts'
-import { type ObjectStore, ObjectStoreError } from './store.ts'
+} from './protocol/credentials.ts'
+import { newRequestId, type OssErrorCode, ossError, ossErrorFor } from './protocol/errors.ts'
+import { bucketFromHost, parseQuery, type QueryParams, queryValue, splitTarget } from './protocol/request.ts'
+import { type ObjectStore, ObjectStoreError } from './store/store.ts'
 
 /** An early answer reads at most this much of an unwanted body before letting the connection go. */
 const MAX_DISCARD = 64 * 1024 * 1024

@@ -1,9 +1,9 @@
 export { createOssApp, OSS_SERVER_OPTIONS, type OssOptions, type OssRequestTweaks } from './app.ts'
-export type { OssCors, OssCorsRule } from './cors.ts'
-export type { OssCredential, OssOperation, OssRequestContext } from './credentials.ts'
-export { directoryObjectStore } from './directory-store.ts'
-export { ossError } from './errors.ts'
-export { memoryObjectStore } from './memory-store.ts'
+export type { OssCors, OssCorsRule } from './protocol/cors.ts'
+export type { OssCredential, OssOperation, OssRequestContext } from './protocol/credentials.ts'
+export { ossError } from './protocol/errors.ts'
+export { directoryObjectStore } from './store/directory-store.ts'
+export { memoryObjectStore } from './store/memory-store.ts'
 export {
   type ByteSource,
   type CompleteInput,
@@ -19,4 +19,4 @@ export {
   type StoredObject,
   type StoredPart,
   type UploadPartInput,
-} from './store.ts'
+} from './store/store.ts'

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { SimContext } from '../context.ts'
+import type { SimContext } from '../model/context.ts'
 import { page } from './layout.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { Script } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { createSimulatorApp, type SimulatorApp } from '../app.ts'
-import { defaultSeed } from '../seed.ts'
+import { createSimulatorApp, type SimulatorApp } from '../host/app.ts'
+import { defaultSeed } from '../model/seed.ts'
 
 const ORIGIN = 'http://sim.test'
 

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../pages/login.ts'
-import type { MessageFamily } from './browser/messages.ts'
+import type { MessageFamily } from './browser/message-families.ts'
 import type { FolderNode, SpaceView } from './spaces.ts'
 
 /** `upload`: flow 1, the page uploads the files it is sent. `choose`: flow 2 (`file=empty`). */

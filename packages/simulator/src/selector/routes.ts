@@ -1,9 +1,15 @@
 import type { Context } from 'hono'
 import { Hono } from 'hono'
-import type { SimContext } from '../context.ts'
-import { json } from '../envelopes.ts'
-import { discardBody, emptyBody, readSmallBody, requestBody, webStreamChunks } from '../oss/body-source.ts'
-import { SimError, TEAM_STATUS } from '../sim-error.ts'
+import { json } from '../http/envelopes.ts'
+import { SimError, TEAM_STATUS } from '../http/sim-error.ts'
+import type { SimContext } from '../model/context.ts'
+import {
+  discardBody,
+  emptyBody,
+  readSmallBody,
+  requestBody,
+  webStreamChunks,
+} from '../oss/protocol/body-source.ts'
 import { selectorClientScript } from './client-script.ts'
 import { familiesOf, PAGE_CSP, renderSelectorPage, type SelectorFlow } from './page.ts'
 import { PERSONAL_ORG_ID, signedInUser, spacesFor, uploadTarget } from './spaces.ts'

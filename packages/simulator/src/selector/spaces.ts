@@ -1,7 +1,7 @@
-import type { SimContext } from '../context.ts'
+import { SimError } from '../http/sim-error.ts'
+import type { SimContext } from '../model/context.ts'
+import { type Id, role, type SpaceKey } from '../model/state.ts'
 import { canWrite } from '../open/orgs.ts'
-import { SimError } from '../sim-error.ts'
-import { type Id, role, type SpaceKey } from '../state.ts'
 
 /**
  * The orgId the selector reports for the personal space (spec: `MaterialSaveInput`: orgId is not

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import type { SimContext } from '../context.ts'
-import { type SavedMaterial, saveMaterials } from '../open/materials.ts'
+import { SimError } from '../http/sim-error.ts'
+import type { SavedMaterial, SimContext } from '../model/context.ts'
+import { BUCKET } from '../model/state.ts'
+import { saveMaterials } from '../open/materials.ts'
 import { uploadDir } from '../open/sts.ts'
 import { type ByteSource, ObjectStoreError } from '../oss/index.ts'
-import { SimError } from '../sim-error.ts'
-import { BUCKET } from '../state.ts'
 import type { UploadTarget } from './spaces.ts'
 
 /** A refusal of the selector's upload endpoints that has its own HTTP status (413, 502). */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { MAX_EXPIRY_HOURS } from '@service-sdk/core'
 import { type Context, Hono, type Next } from 'hono'
-import type { SimContext } from '../context.ts'
-import { teamError, teamOk } from '../envelopes.ts'
-import { readJson } from '../request-body.ts'
-import { SimError } from '../sim-error.ts'
-import type { Team, User } from '../state.ts'
+import { teamError, teamOk } from '../http/envelopes.ts'
+import { readJson } from '../http/request-body.ts'
+import { SimError } from '../http/sim-error.ts'
+import type { SimContext } from '../model/context.ts'
+import type { Team, User } from '../model/state.ts'
 
 const EMAIL = /^[^\s@]+@([^\s@]+\.[^\s@]+)$/
 

@@ -1,7 +1,7 @@
-import { simulatorEnv } from '../env.ts'
-import type { Seed } from '../seed.ts'
-import { SimError } from '../sim-error.ts'
-import { type RunningSimulator, type StartOptions, startSimulator } from '../start.ts'
+import { simulatorEnv } from '../host/env.ts'
+import { type RunningSimulator, type StartOptions, startSimulator } from '../host/start.ts'
+import { SimError } from '../http/sim-error.ts'
+import type { Seed } from '../model/seed.ts'
 
 export interface FixtureOptions extends StartOptions {
   /** Also set the `SERVICE_*` variables in `process.env` while it runs (restored by `stop()`). Default false. */

@@ -1,5 +1,12 @@
-import { ROLES, type RoleId, type Seed, type SeedFolder, type SeedTeam, type SeedUser } from '../seed.ts'
-import { SimError } from '../sim-error.ts'
+import { SimError } from '../http/sim-error.ts'
+import {
+  ROLES,
+  type RoleId,
+  type Seed,
+  type SeedFolder,
+  type SeedTeam,
+  type SeedUser,
+} from '../model/seed.ts'
 
 type RoleCode = (typeof ROLES)[number]['roleCode']
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Id, Material } from '../state.ts'
+import type { Id, Material } from '../model/state.ts'
 import { foldersOf } from './material-lookup.ts'
 
 const TYPES: Array<[string, readonly string[]]> = [

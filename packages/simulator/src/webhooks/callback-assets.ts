@@ -1,5 +1,5 @@
-import type { SimContext } from '../context.ts'
-import type { Id, Material } from '../state.ts'
+import type { SimContext } from '../model/context.ts'
+import type { Id, Material } from '../model/state.ts'
 import { folderPath } from './material-lookup.ts'
 
 /** source of MaterialCallbackDTO: 1 web page, 2 upload, 3 copy. Every simulated asset was uploaded. */

@@ -12,8 +12,8 @@ import {
   ORIGIN,
   type TestSim,
 } from '../../test/support/webhook-sim.ts'
-import type { MetadataChange } from '../context.ts'
-import { SimError } from '../sim-error.ts'
+import { SimError } from '../http/sim-error.ts'
+import type { MetadataChange } from '../model/context.ts'
 import { tagIdOf } from './asset-snapshot.ts'
 
 let t: TestSim

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { FOLDER_CONTENT_UPDATE } from '@service-sdk/core'
-import type { SimContext } from '../context.ts'
+import type { SimContext } from '../model/context.ts'
+import type { Id, Material, SpaceKey } from '../model/state.ts'
 import type { AssetEventCode } from '../open/event-types.ts'
-import type { Id, Material, SpaceKey } from '../state.ts'
 import { driftBody, driftChance } from './drift.ts'
 import { teamIdOf } from './material-lookup.ts'
-import type { WebhookSender } from './sender.ts'
+import type { WebhookSender } from './sender/sender.ts'
 
 export type CallbackType = 'ADD' | 'UPDATE' | 'DELETE'
 

@@ -1,10 +1,10 @@
-import type { MaterialChanges, SimContext, SimEvents } from '../context.ts'
-import { accessUrlOf, type SavedMaterial } from '../open/materials.ts'
-import type { Id, Material } from '../state.ts'
+import type { MaterialChanges, SavedMaterial, SimContext, SimEvents } from '../model/context.ts'
+import type { Id, Material } from '../model/state.ts'
+import { accessUrlOf } from '../open/materials.ts'
 import { createMaterialChanges } from './changes.ts'
 import { createEmitter } from './emitter.ts'
 import { emitIntake } from './intake.ts'
-import type { WebhookSender } from './sender.ts'
+import type { WebhookSender } from './sender/sender.ts'
 
 /**
  * The callbacks and asset events the live service emits: on upload (`materialsSaved`) and on the

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startReceiver, type TestReceiver } from '../../test/support/receiver.ts'
-import { type RunningSimulator, startSimulator } from '../start.ts'
+import { type RunningSimulator, startSimulator } from '../host/start.ts'
 
 const AUTUMN = '1753946835010000003'
 const DRAFTS = '1753946835010000004'

@@ -1,6 +1,5 @@
-import type { SimContext } from '../context.ts'
-import type { SavedMaterial } from '../open/materials.ts'
-import type { Id } from '../state.ts'
+import type { SavedMaterial, SimContext } from '../model/context.ts'
+import type { Id } from '../model/state.ts'
 import { callbackAsset } from './callback-assets.ts'
 import { byFolder, bySpace, type Emitter } from './emitter.ts'
 

@@ -1,6 +1,6 @@
-import type { MetadataChange, SimContext } from '../context.ts'
-import { SimError } from '../sim-error.ts'
-import type { Material } from '../state.ts'
+import { SimError } from '../http/sim-error.ts'
+import type { MetadataChange, SimContext } from '../model/context.ts'
+import type { Material } from '../model/state.ts'
 import { tagFields } from './asset-snapshot.ts'
 import { idOf, teamIdOf } from './material-lookup.ts'
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReceiver, type TestReceiver } from '../../test/support/receiver.ts'
-import { type RunningSimulator, startSimulator } from '../start.ts'
+import { type RunningSimulator, startSimulator } from '../host/start.ts'
 
 const DRAFTS = '1753946835010000004'
 

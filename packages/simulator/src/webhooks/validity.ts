@@ -1,4 +1,4 @@
-import type { MaterialChanges, SimContext } from '../context.ts'
+import type { MaterialChanges, SimContext } from '../model/context.ts'
 
 const DAY = 24 * 3_600_000
 /** The simulator's model of validity statuses (the spec shows 1 Valid and 2 Expiring soon). */

@@ -13,8 +13,8 @@ import {
   GLOBEX,
   type TestSim,
 } from '../../test/support/webhook-sim.ts'
-import { SimError } from '../sim-error.ts'
-import { BUCKET } from '../state.ts'
+import { SimError } from '../http/sim-error.ts'
+import { BUCKET } from '../model/state.ts'
 
 let t: TestSim
 

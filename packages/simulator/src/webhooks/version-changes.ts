@@ -1,6 +1,6 @@
-import type { SimContext } from '../context.ts'
-import { SimError } from '../sim-error.ts'
-import type { Id, Material } from '../state.ts'
+import { SimError } from '../http/sim-error.ts'
+import type { SimContext } from '../model/context.ts'
+import type { Id, Material } from '../model/state.ts'
 
 /**
  * Version lines in the state: every member (the cover included) has `coverId` set to the

@@ -1,15 +1,15 @@
 import type { Logger } from '@service-sdk/core'
-import type { MaterialChanges, SimContext, SimEvents } from '../../src/context.ts'
-import { createFaults, seededRandom } from '../../src/faults.ts'
-import { accessUrlOf, type SavedMaterial } from '../../src/open/materials.ts'
+import { createFaults, seededRandom } from '../../src/control/faults.ts'
+import type { MaterialChanges, SavedMaterial, SimContext, SimEvents } from '../../src/model/context.ts'
+import { defaultSeed } from '../../src/model/seed.ts'
+import { BUCKET, createState, type Id, type Material, type SpaceKey } from '../../src/model/state.ts'
+import { accessUrlOf } from '../../src/open/materials.ts'
 import { memoryObjectStore } from '../../src/oss/index.ts'
-import { defaultSeed } from '../../src/seed.ts'
-import { BUCKET, createState, type Id, type Material, type SpaceKey } from '../../src/state.ts'
 import { createEvents } from '../../src/webhooks/events.ts'
-import { createWebhookSender, type WebhookSender } from '../../src/webhooks/sender.ts'
+import { createWebhookSender, type WebhookSender } from '../../src/webhooks/sender/sender.ts'
 import { type Received, startReceiver, type TestReceiver } from './receiver.ts'
 
-/** Seed ids used by the tests (see seed.ts). */
+/** Seed ids used by the tests (see src/model/seed.ts). */
 export const ADA = '1673603133161799680'
 export const GRACE = '1673603133161799681'
 export const ACME = '1001'

@@ -1,5 +1,5 @@
-import { SimError } from '../../sim-error.ts'
-import { type MessageFamily, parseFamilies } from './messages.ts'
+import { SimError } from '../../http/sim-error.ts'
+import { type MessageFamily, parseFamilies } from './message-families.ts'
 
 /** Where the page is in its one run: choosing a folder, uploading into it, or finished. */
 export type Phase = 'choosing' | 'uploading' | 'done'
