@@ -82,7 +82,8 @@ export async function signObjectRequests(ctx: ProxyContext, caller: UploadProxyC
           issues,
         })
   }
-  return success(await signRequests(credential, input, own, ctx.signedUrlTtlSeconds), undefined)
+  // Signed requests hold no ids: plain JSON.stringify (see `success`).
+  return success(await signRequests(credential, input, own, ctx.signedUrlTtlSeconds), undefined, false)
 }
 
 const allows = (caller: UploadProxyCaller, orgId: unknown) =>

@@ -21,8 +21,8 @@ const HEADERS = {
 
 /**
  * `{code: '0', message, result, traceId}`: the service's success envelope. `ids: false` for an
- * answer without ids (the signed requests): plain `JSON.stringify`, a twentieth of the lossless
- * codec's cost on a batch of signed URLs (bench/proxy).
+ * answer without ids (the signed requests): plain `JSON.stringify`, 5.9 µs of CPU for a batch of 8
+ * signed URLs against 7.7 µs through the lossless codec (one process, 50,000 answers each).
  */
 export function success(result: unknown, traceId: string | undefined, ids = true): Response {
   const body = { code: '0', message: 'success', result, ...(traceId ? { traceId } : {}) }
