@@ -23,8 +23,7 @@ export interface DigestOptions {
  * Drains `body` into `sink` chunk by chunk, hashing MD5 and CRC-64 and counting bytes as they
  * pass: the body is never held whole. The sink (a disk write) applies backpressure by returning
  * a promise. Both hashes run inline, on the event loop: moving MD5 to a worker thread was
- * measured with bench/simulator and did not pay for itself on a test tool (see the package's
- * ARCHITECTURE notes at the repository root).
+ * measured with bench/simulator and did not pay for itself on a test tool.
  */
 export async function digestInto(
   body: ByteSource,
