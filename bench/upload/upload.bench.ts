@@ -14,7 +14,7 @@
  * default; peak RSS <= 150 MiB and within 10% for 128 MiB and 1 GiB files; 1,000 files of 64 KiB
  * with uploadMany at >= 0.85, exactly one sts-tmp call, material-save calls <= ceil(1000 / 100).
  *
- * About 6 minutes with 3 rounds.
+ * About 3 minutes with 3 rounds.
  *
  *     pnpm bench upload          (builds first)    BENCH_ROUNDS=3 by default
  */
@@ -74,6 +74,7 @@ async function measure(
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits })
 const mibps = (f: Figures) => f.bytes / MiB / f.seconds
 
+console.log(`upload bench: about 3 minutes (${ROUNDS} rounds)`)
 console.log(`Preparing files in ${work} (128 MiB, 512 MiB, 1 GiB, ${SMALL_FILES} x 64 KiB)...`)
 const files = {
   small: await bigFile(join(work, '128m.bin'), 128 * MiB),
