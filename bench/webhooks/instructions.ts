@@ -63,7 +63,10 @@ async function send(url: string, token: string, requests: number, what: string):
       { setupRequest: (request: Record<string, unknown>) => ({ ...request, body: eventBody('ins') }) },
     ],
   })
-  if (result['2xx'] !== requests) throw new Error(`${what}: ${requests - result['2xx']} requests failed`)
+  if (result['2xx'] !== requests)
+    throw new Error(
+      `${what}: ${requests - result['2xx']} of ${requests} requests not answered 200 (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`,
+    )
 }
 
 /** Instructions the server executed by thread role, from start to SIGTERM, after `requests`. */
