@@ -5,6 +5,7 @@
  * in the same run. The simulator checks every part's MD5 (its ETag), computes CRC-64 and writes
  * to disk; the figure to watch is its CPU per MiB against the sink's, which a shared machine's
  * load disturbs far less than wall time. Rounds alternate which goes first; figures are medians.
+ * No target: the figures are information. About 1 minute with the defaults.
  *
  *     pnpm bench simulator          (builds first)    BENCH_ROUNDS=3, BENCH_MIB=256 by default
  */
@@ -123,6 +124,9 @@ async function randomFile(path: string): Promise<void> {
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+console.log(
+  `simulator bench: about 1 minute (${ROUNDS} rounds of one ${SIZE / MiB} MiB file each way; no target)`,
+)
 const work = await mkdtemp(join(tmpdir(), 'bench-simulator-'))
 try {
   const file = join(work, 'upload.bin')

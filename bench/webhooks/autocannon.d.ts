@@ -14,6 +14,8 @@ declare module 'autocannon' {
     /** Stop after this many requests (instead of `duration`). */
     amount?: number
     overallRate?: number
+    /** Seconds before a request counts as timed out (default 10). */
+    timeout?: number
     body?: string
     requests?: Array<{ setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> }>
   }

@@ -1,0 +1,106 @@
+/**
+ * Where the SDK receiver's instructions go, by stage (for instructions.ts). Two measurements of
+ * the same load: callgrind, run with one output file per thread, gives the instructions per
+ * event of the main thread, of the SQLite store's thread and of the runtime's helper threads (V8's
+ * garbage collector and compilers, libuv's pool); a V8 CPU profile of the main thread (the
+ * receiver run again without valgrind, sampled every 100 µs) splits the main thread's share by
+ * stage, each sampled frame mapped to the source file of packages/webhooks it belongs to (the
+ * built files keep a `// src/<file>.ts` line above each module). The split of the main thread
+ * is by time sampled, not instructions counted: a guide to where the next change should look.
+ *
+ * Stages: intake (HTTP: node:http, Hono, the adapter, body, token, receipt), parse (decode, the
+ * generated readers, dedupe and order keys), store hand-off (the main thread's side of the store:
+ * stores/, the channel to the SQLite thread), commit (the SQLite thread: statements, WAL, fsync,
+ * processing's own statements included), processing (processor, worker/), runtime (garbage
+ * collector, helper threads, native work the profile cannot attribute).
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { type CallFrame, type CpuProfile, groupedSelfTime } from '../../lib/cpu-profile.ts'
+import { printTable } from '../../lib/report.ts'
+
+/** Instructions of one callgrind run (--separate-threads=yes), by thread role. */
+export interface ThreadCounts {
+  main: number
+  sqlite: number
+  helpers: number
+}
+
+/** Every thread's totals from the callgrind files `out*` in `dir`: thread 1 is the main one. */
+export function threadCounts(dir: string): ThreadCounts {
+  const counts: ThreadCounts = { main: 0, sqlite: 0, helpers: 0 }
+  for (const name of readdirSync(dir).filter((n) => n.startsWith('out'))) {
+    const text = readFileSync(join(dir, name), 'utf8')
+    const line = text.split('\n').find((l) => l.startsWith('totals:') || l.startsWith('summary:'))
+    const total = Number(line?.split(/\s+/)[1] ?? 0)
+    if (/-0*1$/.test(name) || name === 'out') counts.main += total
+    else if (text.includes('sqlite3VdbeExec')) counts.sqlite += total
+    else counts.helpers += total
+  }
+  return counts
+}
+
+const STAGE_OF_SOURCE: Array<[RegExp, string]> = [
+  [
+    /^src\/(decode|parse|event-object|event-time|dedupe-key|order-key|proto-keys|warnings)\.ts$|^src\/fast-read\//,
+    'parse',
+  ],
+  [/^src\/(stores\/|store\.ts|store-checks\.ts)/, 'store hand-off'],
+  [/^src\/(processor|run-worker|worker|retention|trace|throttled-warning)\.ts$|^src\/worker\//, 'processing'],
+]
+
+/** The `// src/<file>.ts` region of each line of a built file, by 0-based line. */
+function regions(file: string): string[] {
+  let current = ''
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => {
+      const match = /^\/\/ (src\/\S+\.ts)$/.exec(line)
+      if (match) current = match[1]!
+      return current
+    })
+}
+
+/** Maps each sampled frame to a stage; built files of packages/webhooks are read once each. */
+function stageMapper(): (frame: CallFrame, parent: string | undefined) => string {
+  const dist = `${dirname(createRequire(import.meta.url).resolve('@service-sdk/webhooks'))}/`
+  const files = new Map<string, string[]>()
+  return (frame, parent) => {
+    if (frame.functionName === '(garbage collector)') return 'runtime: garbage collector (main thread)'
+    if (frame.functionName === '(program)') return 'runtime: native, not attributed'
+    if (frame.functionName === '(idle)') return 'idle'
+    const path = frame.url.replace(/^file:\/\//, '')
+    if (path.startsWith(dist)) {
+      if (!files.has(path)) files.set(path, regions(path))
+      const source = files.get(path)![frame.lineNumber] ?? ''
+      return STAGE_OF_SOURCE.find(([pattern]) => pattern.test(source))?.[1] ?? 'intake'
+    }
+    const http = /hono|node:_http|node:net|node:internal\/(streams|http|stream_base)|webhooks\/server\.ts/
+    if (http.test(frame.url) && (parent === undefined || parent.startsWith('runtime'))) return 'intake'
+    return parent ?? 'runtime: event loop, promises, timers'
+  }
+}
+
+/**
+ * Print instructions per event by stage: `receiver` the per-event counts by thread role,
+ * `profile` the main thread's CPU profile under the same load.
+ */
+export function printStages(receiver: ThreadCounts, profile: CpuProfile, requests: number): void {
+  const groups = groupedSelfTime(profile, stageMapper()).filter((g) => g.group !== 'idle')
+  const busy = groups.reduce((a, g) => a + g.micros, 0) || 1
+  const rows: Array<[string, number]> = groups.map((g) => [`${g.group}`, (receiver.main * g.micros) / busy])
+  rows.push(['commit (SQLite thread)', receiver.sqlite])
+  rows.push(['runtime: helper threads (GC, compilers, libuv)', receiver.helpers])
+  const total = rows.reduce((a, [, n]) => a + n, 0) || 1
+  const k = (n: number) => `${(n / 1000).toFixed(1)}k`
+  printTable(
+    `Where the receiver's instructions go, per event (callgrind by thread; the main thread's split by a CPU profile of ${requests} requests, by time sampled)`,
+    [
+      ['stage', 'instructions', 'share'],
+      ...rows
+        .sort((a, b) => b[1] - a[1])
+        .map(([stage, n]) => [stage, k(n), `${((n / total) * 100).toFixed(1)}%`]),
+    ],
+  )
+}
