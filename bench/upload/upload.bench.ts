@@ -250,6 +250,9 @@ try {
     rssSpread <= 0.1,
   )
   target('1,000 files, uploadMany ÷ raw PUTs', fmt(manyRatio, 2), '>= 0.85', manyRatio >= 0.85)
+  // The uploader's CPU per small file against raw PUTs', each round's own ratio, then the median.
+  const cpuRatio = median(many.sdk.map((f, i) => f.cpuSeconds / many.raw[i]!.cpuSeconds))
+  target("1,000 files, uploader CPU per file ÷ raw PUTs'", `${fmt(cpuRatio, 2)}x`, '<= 1.2x', cpuRatio <= 1.2)
   target(
     'sts-tmp calls per uploadMany',
     String(stsCalls),
