@@ -11,26 +11,26 @@ const INBOX_CONSOLE_STYLE = JSON.stringify(consoleFile('console.css'))
 export default defineConfig([
   {
     // One entry per subpath export: adapters and the test double stay out of the main bundle.
-    entry: [
-      'src/index.ts',
-      'src/console.ts',
-      'src/express.ts',
-      'src/fastify.ts',
-      'src/hono.ts',
-      'src/koa.ts',
-      'src/next.ts',
-      'src/node.ts',
-      'src/otel.ts',
-      'src/testing.ts',
-      'src/worker-cli.ts',
-    ],
+    entry: {
+      index: 'src/index.ts',
+      console: 'src/console.ts',
+      express: 'src/adapters/express.ts',
+      fastify: 'src/adapters/fastify.ts',
+      hono: 'src/adapters/hono.ts',
+      koa: 'src/adapters/koa.ts',
+      next: 'src/adapters/next.ts',
+      node: 'src/adapters/node.ts',
+      otel: 'src/telemetry/otel.ts',
+      testing: 'src/testing.ts',
+      'worker-cli': 'src/worker-cli.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
     platform: 'node',
     // .js / .d.ts for ESM (the package is type: module), as the exports map says.
     fixedExtension: false,
     target: 'es2023',
-    // The SQLite store names its built thread (src/stores/sqlite-channel.ts `threadEntry`): the
+    // The SQLite store names its built thread (src/stores/sqlite/sqlite-channel.ts, `newThread`): the
     // built files never mention a .ts source, and the dead source-mode branch is dropped.
     define: { SQLITE_THREAD_BUILT: 'true', INBOX_CONSOLE_SCRIPT, INBOX_CONSOLE_STYLE },
     minify: 'dce-only',
@@ -38,12 +38,12 @@ export default defineConfig([
     attw: { profile: 'node16' },
   },
   {
-    // The SQLite store's worker thread, started by URL (src/stores/sqlite-channel.ts): one ESM
+    // The SQLite store's worker thread, started by URL (src/stores/sqlite/sqlite-channel.ts): one ESM
     // file with the engine inlined and nothing imported but node: modules, so it runs wherever
     // it is copied (a bundler that emits it as an asset), and from the CommonJS build too.
     // `.mjs`: ESM whatever the nearest package.json says (Next.js copies it under `.next/`,
     // whose package.json says commonjs).
-    entry: { 'sqlite-thread': 'src/stores/sqlite-thread.ts' },
+    entry: { 'sqlite-thread': 'src/stores/sqlite/sqlite-thread.ts' },
     outDir: 'dist/stores',
     clean: false,
     format: ['esm'],

@@ -1,5 +1,8 @@
 import { WebhookError } from '../errors.ts'
-import type { ClaimedEvent, EventPage, EventStatus, PageQuery, StoredEvent, WebhookStore } from '../store.ts'
+import { lineColumn } from './columns.ts'
+import { startOf } from './page-sql.ts'
+import { countsFrom } from './rows.ts'
+import type { ClaimedEvent, EventPage, EventStatus, PageQuery, StoredEvent, WebhookStore } from './store.ts'
 import {
   checkList,
   checkPage,
@@ -7,10 +10,7 @@ import {
   checkRequeue,
   DEFAULT_PAGE,
   PAGE_SCAN_BUDGET,
-} from '../store-checks.ts'
-import { lineColumn } from './columns.ts'
-import { startOf } from './page-sql.ts'
-import { countsFrom } from './rows.ts'
+} from './store-checks.ts'
 
 /**
  * An inbox in memory, for unit tests only: everything is lost when the process exits, so an
