@@ -100,6 +100,8 @@ if (import.meta.main) {
     console.error(
       'Break each: move what both sides need into a module both import (type-only imports count).',
     )
+    if (gone.length > 0)
+      console.error('A file of a listed cycle moved? Write its new path in lint/known-cycles.json.')
   }
   if (added.length > 0 || (gone.length > 0 && !update)) process.exit(1)
   console.log(`cycles: no new import cycle (${current.length} known, in lint/known-cycles.json)`)

@@ -10,20 +10,20 @@ const INBOX_CONSOLE_STYLE = JSON.stringify(consoleFile('console.css'))
 
 export default defineConfig([
   {
-    // One entry per subpath export: adapters and the test double stay out of the main bundle.
-    entry: {
-      index: 'src/index.ts',
-      console: 'src/console.ts',
-      express: 'src/adapters/express.ts',
-      fastify: 'src/adapters/fastify.ts',
-      hono: 'src/adapters/hono.ts',
-      koa: 'src/adapters/koa.ts',
-      next: 'src/adapters/next.ts',
-      node: 'src/adapters/node.ts',
-      otel: 'src/telemetry/otel.ts',
-      testing: 'src/testing.ts',
-      'worker-cli': 'src/worker-cli.ts',
-    },
+    // One entry per subpath export (src/*.ts): adapters and the test double stay out of the main bundle.
+    entry: [
+      'src/index.ts',
+      'src/console.ts',
+      'src/express.ts',
+      'src/fastify.ts',
+      'src/hono.ts',
+      'src/koa.ts',
+      'src/next.ts',
+      'src/node.ts',
+      'src/otel.ts',
+      'src/testing.ts',
+      'src/worker-cli.ts',
+    ],
     format: ['esm', 'cjs'],
     dts: true,
     platform: 'node',

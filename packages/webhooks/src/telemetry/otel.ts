@@ -1,9 +1,5 @@
 /**
- * `@service-sdk/webhooks/otel`: the receiver's and the worker's metrics as OpenTelemetry
- * instruments, through `@opentelemetry/api` (an optional peer dependency): to the meter provider
- * you registered (`NodeSDK`, `MeterProvider`), or nowhere when none is. See the README's
- * "Metrics" for each instrument, its unit and attributes.
- * @packageDocumentation
+ * The receiver's and the worker's metrics as OpenTelemetry instruments (the `/otel` entry).
  */
 import {
   type Attributes,
