@@ -23,6 +23,7 @@ export type {
 export { isKnownEvent, parseWebhook, type ReadOptions } from './events/parse.ts'
 export type { SchemaWarning } from './events/warnings.ts'
 export { DEFAULT_MAX_BODY_BYTES } from './intake/body.ts'
+export type { Delivery, Receipt } from './intake/delivery.ts'
 export type { OrderBy } from './intake/order-key.ts'
 export { generateWebhookToken } from './intake/token.ts'
 export type { Health, HealthOptions } from './receiver/health.ts'
@@ -36,8 +37,6 @@ export type {
 export type { Readiness } from './receiver/readiness.ts'
 export {
   createWebhookReceiver,
-  type Delivery,
-  type Receipt,
   type WebhookReceiver,
   type WebhookReceiverOptions,
 } from './receiver/receiver.ts'

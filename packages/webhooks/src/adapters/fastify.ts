@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { FastifyPluginCallback } from 'fastify'
-import type { Delivery, WebhookReceiver } from '../receiver/receiver.ts'
+import type { Delivery } from '../intake/delivery.ts'
+import type { WebhookReceiver } from '../receiver/receiver.ts'
 import { assertReceiver } from './adapter-receiver.ts'
 
 /** Options of {@link webhooksFastify}, besides Fastify's own (`prefix`). */

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
-import type { Delivery, WebhookReceiver } from '../receiver/receiver.ts'
+import type { Delivery } from '../intake/delivery.ts'
+import type { WebhookReceiver } from '../receiver/receiver.ts'
 import { assertReceiver } from './adapter-receiver.ts'
 import { isIncomingMessage, nodeDelivery } from './node-body.ts'
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import { finished } from 'node:stream'
 import { WebhookError } from '../errors.ts'
 import { BodyBytes, tooLarge, type WholeBody } from '../intake/body.ts'
-import type { Delivery } from '../receiver/receiver.ts'
+import type { Delivery } from '../intake/delivery.ts'
 
 /** What Express and similar frameworks leave on the request. */
 export type FrameworkRequest = IncomingMessage & { body?: unknown; rawBody?: unknown; originalUrl?: string }

@@ -1,5 +1,5 @@
 import type { WebhookError } from '../errors.ts'
-import type { Receipt } from '../receiver/receiver.ts'
+import type { Receipt } from './delivery.ts'
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 // Built once: every acknowledgement sends the same bytes.

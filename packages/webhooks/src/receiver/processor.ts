@@ -1,6 +1,6 @@
 import type { Logger } from '@service-sdk/core'
 import { errorType, type Instrumentation, type Redactor } from '@service-sdk/core/internal'
-import { describeError, WebhookError, WebhookHandlerError } from '../errors.ts'
+import { describeError, storeUnavailable, type WebhookError, WebhookHandlerError } from '../errors.ts'
 import { decodeBody } from '../events/decode.ts'
 import type { KnownEventType, WebhookEvent, WebhookEventOf } from '../events/events.ts'
 import { isKnownEventType, readWebhook } from '../events/parse.ts'
@@ -288,21 +288,4 @@ async function runEvent(
   const errors = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
   if (errors.length === 1) throw errors[0]
   if (errors.length > 1) throw new AggregateError(errors, `${errors.length} handlers failed`)
-}
-
-/**
- * A store failure as handed to `onError` and logs: its text redacted, and the original error not
- * attached (its message, stack and causes may carry what the redactor removed).
- */
-export function storeUnavailable(
-  what: string,
-  cause: unknown,
-  redact: Redactor,
-  status?: number,
-): WebhookError {
-  return new WebhookError(redact(`${what}: ${describeError(cause)}`), {
-    code: 'store_unavailable',
-    isRetryable: true,
-    ...(status === undefined ? {} : { status }),
-  })
 }

@@ -3,6 +3,7 @@ import { createRedactor, type Instrumentation, redactingLogger } from '@service-
 import type { WebhookError } from '../errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from '../events/events.ts'
 import { DEFAULT_MAX_BODY_BYTES } from '../intake/body.ts'
+import type { Delivery, Receipt } from '../intake/delivery.ts'
 import { type OrderBy, orderKeys } from '../intake/order-key.ts'
 import { type Intake, receive } from '../intake/receive.ts'
 import { tokenCheck } from '../intake/token.ts'
@@ -88,29 +89,6 @@ export interface WebhookReceiverOptions {
    * (`otelMetrics()` from `@service-sdk/webhooks/otel`, or your own `WebhookMetrics`). Default: none.
    */
   metrics?: WebhookMetrics
-}
-
-/** A delivery as any HTTP framework can describe it; what the adapters pass to `receive()`. */
-export interface Delivery {
-  method: string
-  /** The request URL or path; its last segment is the token. Never logged. */
-  url: string
-  contentType: string | null | undefined
-  contentLength?: string | null | undefined
-  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Uint8Array | string | null
-}
-
-/** The answer to a delivery. */
-export interface Receipt {
-  status: number
-  headers: Record<string, string>
-  body: string
-  /** The stored event's key, when the delivery was stored (or was a duplicate). */
-  key?: string
-  /** The event's type, when the delivery was stored (or was a duplicate). */
-  eventType?: string
-  duplicate?: boolean
-  error?: WebhookError
 }
 
 export interface WebhookReceiver {

@@ -1,10 +1,9 @@
 import type { Logger } from '@service-sdk/core'
 import type { Redactor } from '@service-sdk/core/internal'
-import type { WebhookError } from '../errors.ts'
+import { storeUnavailable, type WebhookError } from '../errors.ts'
 import { MAX_TIMER_MS, type OptionIssues } from '../option-checks.ts'
 import type { WebhookStore } from '../stores/store.ts'
 import type { WorkerClock } from '../worker/worker.ts'
-import { storeUnavailable } from './processor.ts'
 
 /** How long finished events stay in the inbox; see the receiver's `retention` option. */
 export interface RetentionOptions {

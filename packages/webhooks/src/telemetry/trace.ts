@@ -1,5 +1,5 @@
 import { errorType, type Instrumentation, type SpanHandle, startSpan } from '@service-sdk/core/internal'
-import type { Delivery, Receipt } from '../receiver/receiver.ts'
+import type { Delivery, Receipt } from '../intake/delivery.ts'
 import type { ClaimedEvent } from '../stores/store.ts'
 import type { RunEvent } from '../worker/worker.ts'
 

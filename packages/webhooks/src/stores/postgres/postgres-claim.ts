@@ -1,7 +1,8 @@
 import { keyColumn } from '../columns.ts'
 import { type EventRow, fromRow } from '../rows.ts'
 import type { ClaimedEvent, ClaimOptions } from '../store.ts'
-import type { PgDatabase, TableNames } from './postgres-database.ts'
+import type { PgDatabase } from './postgres-database.ts'
+import type { TableNames } from './postgres-names.ts'
 
 type ClaimRow = EventRow & { ord: string | null; ordered: boolean }
 

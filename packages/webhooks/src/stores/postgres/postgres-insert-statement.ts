@@ -1,6 +1,6 @@
 import { eventColumns } from '../columns.ts'
 import type { NewEvent } from '../store.ts'
-import type { TableNames } from './postgres-database.ts'
+import type { TableNames } from './postgres-names.ts'
 import type { PgQueryable } from './postgres-pool.ts'
 
 /**

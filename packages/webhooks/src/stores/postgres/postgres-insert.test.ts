@@ -2,8 +2,9 @@
 import { describe, expect, it } from 'vitest'
 import { WebhookError } from '../../errors.ts'
 import type { NewEvent } from '../store.ts'
-import { type PgDatabase, tableNames } from './postgres-database.ts'
+import type { PgDatabase } from './postgres-database.ts'
 import { InsertBatcher } from './postgres-insert.ts'
+import { tableNames } from './postgres-names.ts'
 
 interface Call {
   keys: string[]

@@ -1,5 +1,5 @@
 import { INDEXED_BYTES } from '../columns.ts'
-import type { TableNames } from './postgres-database.ts'
+import type { TableNames } from './postgres-names.ts'
 import type { PgQueryable } from './postgres-pool.ts'
 
 /**
