@@ -4,6 +4,7 @@ import { storeUnavailable, WebhookError } from '../errors.ts'
 import { bodyText } from '../events/decode.ts'
 import type { NewEvent, WebhookStore } from '../stores/store.ts'
 import { secondsSince, type WebhookMetrics } from '../telemetry/metrics.ts'
+import { throttledWarning } from '../telemetry/throttled-warning.ts'
 import type { Worker, WorkerClock } from '../worker/worker.ts'
 import { type Admitted, admit } from './admit.ts'
 import { cappedWhole, isJsonContentType, readCapped } from './body.ts'
@@ -30,6 +31,54 @@ export interface Intake {
   readonly noteContentType: (contentType: string | null | undefined) => void
   /** Requests being received now: processing yields to them when the event loop is saturated. */
   receiving: number
+}
+
+/** What a receiver's intake is made of. */
+export interface IntakeInit {
+  check: TokenCheck
+  maxBodyBytes: number
+  store: WebhookStore
+  logger: Logger
+  redact: Redactor
+  orderKeyOf: OrderKeyOf | undefined
+  /** Where processing runs: its clock, its worker (woken, or handed each arrival), its `onError`. */
+  host: {
+    readonly clock: WorkerClock
+    readonly worker: Worker
+    readonly reportError: (error: WebhookError) => void
+  }
+  metrics: WebhookMetrics | undefined
+}
+
+/** A receiver's intake, nothing received yet. */
+export function createIntake({ host, ...init }: IntakeInit): Intake {
+  const { logger } = init
+  return {
+    ...init,
+    clock: host.clock,
+    worker: host.worker,
+    reportError: host.reportError,
+    warnUnknownToken: throttledWarning(
+      logger,
+      (n) => `webhooks: refused ${n} request(s) with an unknown token (404) in the last minute`,
+    ),
+    noteContentType: once((contentType) =>
+      logger.info(
+        `webhooks: a delivery came with Content-Type ${JSON.stringify(contentType ?? null)}; its body is a JSON object, so it was stored (said once)`,
+      ),
+    ),
+    receiving: 0,
+  }
+}
+
+/** `f` on its first call only. */
+function once<A extends unknown[]>(f: (...args: A) => void): (...args: A) => void {
+  let done = false
+  return (...args) => {
+    if (done) return
+    done = true
+    f(...args)
+  }
 }
 
 /** A delivery's way in: token, method, media type, body, admission, store; then the answer. */

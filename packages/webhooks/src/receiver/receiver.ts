@@ -1,29 +1,24 @@
 import { type Logger, ServiceValidationError } from '@service-sdk/core'
-import { createRedactor, type Instrumentation, redactingLogger } from '@service-sdk/core/internal'
+import type { Instrumentation } from '@service-sdk/core/internal'
 import type { WebhookError } from '../errors.ts'
 import type { KnownEventType, UnknownWebhookEvent, WebhookEventOf } from '../events/events.ts'
 import { DEFAULT_MAX_BODY_BYTES } from '../intake/body.ts'
 import type { Delivery, Receipt } from '../intake/delivery.ts'
 import { type OrderBy, orderKeys } from '../intake/order-key.ts'
-import { type Intake, receive } from '../intake/receive.ts'
+import { createIntake, type Intake, receive } from '../intake/receive.ts'
 import { tokenCheck } from '../intake/token.ts'
 import { OptionIssues } from '../option-checks.ts'
 import { sqliteStore } from '../stores/sqlite/sqlite.ts'
 import type { EventStatus, ListOptions, StoredEvent, WebhookStore } from '../stores/store.ts'
 import { checkList } from '../stores/store-checks.ts'
 import type { WebhookMetrics } from '../telemetry/metrics.ts'
-import { throttledWarning } from '../telemetry/throttled-warning.ts'
 import { traceDelivery } from '../telemetry/trace.ts'
 import type { ProcessingOptions, Worker, WorkerClock } from '../worker/worker.ts'
-import { type Health, type HealthOptions, health } from './health.ts'
-import { createProcessor, type DeadLetterHandler, type WebhookHandler } from './processor.ts'
-import { type Readiness, readiness } from './readiness.ts'
-import {
-  type RetentionOptions,
-  type RetentionSettings,
-  retentionSettings,
-  startRetention,
-} from './retention.ts'
+import type { Health, HealthOptions } from './health.ts'
+import { checkHostOptions, redactedLogging, startHost } from './host.ts'
+import type { DeadLetterHandler, WebhookHandler } from './processor.ts'
+import type { Readiness } from './readiness.ts'
+import { type RetentionOptions, type RetentionSettings, retentionSettings } from './retention.ts'
 
 export type { HandlerContext, WebhookHandler } from './processor.ts'
 
@@ -149,87 +144,49 @@ export interface WebhookReceiver {
 }
 
 /**
- * A receiver: the intake (receiver/intake.ts) stores each delivery and acknowledges it; the
- * processor (processor.ts) runs the handlers on what was stored, here or in `runWorker`s.
+ * A receiver: the intake (intake/receive.ts) stores each delivery and acknowledges it; the host
+ * (host.ts) runs the handlers on what was stored, here or in `runWorker`s, as it does for them.
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
   const { maxBodyBytes, retention } = checkOptions(options)
   const check = tokenCheck(options.token)
-  const redact = createRedactor(check.secrets)
-  const logger = redactingLogger(options.logger, redact)
-  const clock = options.clock ?? { now: Date.now, random: Math.random }
+  const { redact, logger } = redactedLogging(check.secrets, options.logger)
   const store = options.store ?? sqliteStore('webhooks.sqlite')
   const orderKeyOf = orderKeys(options.orderBy, logger)
-  const processing = options.processing === false ? undefined : options.processing
-  const processor = createProcessor({
+  const processing = options.processing
+  const host = startHost({
     store,
-    processing: processing ?? {},
-    clock,
     logger,
     redact,
+    clock: options.clock,
+    processing: processing ?? {},
+    autoStart: processing !== false && processing?.autoStart !== false,
     strict: options.strict === true,
+    keepAlive: false,
     // Called once processing runs, after `intake` below exists.
     ingestBusy: () => intake.receiving > 0,
     instrumentation: options.instrumentation,
     metrics: options.metrics,
+    retention,
   })
-  const { worker } = processor
-  const intake: Intake = {
+  const intake = createIntake({
     check,
     maxBodyBytes,
     store,
-    clock,
     logger,
     redact,
     orderKeyOf,
-    worker,
-    reportError: processor.reportError,
-    warnUnknownToken: throttledWarning(
-      logger,
-      (n) => `webhooks: refused ${n} request(s) with an unknown token (404) in the last minute`,
-    ),
-    noteContentType: once((contentType) =>
-      logger.info(
-        `webhooks: a delivery came with Content-Type ${JSON.stringify(contentType ?? null)}; its body is a JSON object, so it was stored (said once)`,
-      ),
-    ),
-    receiving: 0,
+    host,
     metrics: options.metrics,
-  }
+  })
   const deliver = deliveryPath(intake, options)
-  const observing = options.metrics?.observe(store)
-  // Next turn: the `on()` calls right after createWebhookReceiver() are registered by then.
-  const autoStart =
-    options.processing === false || processing?.autoStart === false
-      ? undefined
-      : setImmediate(() => worker.start())
-  const stop = () => {
-    clearImmediate(autoStart)
-    return worker.stop()
-  }
-  const pruning =
-    retention &&
-    startRetention({ store, settings: retention, clock, logger, redact, reportError: processor.reportError })
   return {
-    on: processor.on,
-    onUnknown: processor.on,
-    onAny: processor.onAny,
-    onError: processor.onError,
+    ...host.handlers,
+    ...host.lifecycle,
     fetch: (request) => fetchEntry(deliver, request),
     receive: deliver,
-    start: () => worker.start(),
-    stop,
-    drain: () => worker.drain(),
-    onDeadLetter: processor.onDeadLetter,
-    async close() {
-      observing?.()
-      await Promise.all([stop(), pruning?.stop()])
-      await store.close()
-    },
-    readiness: () => readiness(store, redact),
-    health: (healthOptions) =>
-      health(store, options.processing === false ? undefined : worker, clock, redact, healthOptions),
-    events: inspection(store, clock, worker),
+    start: () => host.worker.start(),
+    events: inspection(store, host.clock, host.worker),
     store,
   }
 }
@@ -253,16 +210,6 @@ function countDelivery(metrics: WebhookMetrics, receipt: Receipt): Receipt {
   return receipt
 }
 
-/** `f` on its first call only. */
-function once<A extends unknown[]>(f: (...args: A) => void): (...args: A) => void {
-  let done = false
-  return (...args) => {
-    if (done) return
-    done = true
-    f(...args)
-  }
-}
-
 /** The largest `maxBodyBytes`: a body is read into one buffer. */
 const MAX_BODY_LIMIT = 2 ** 31 - 1
 
@@ -284,12 +231,9 @@ function checkOptions(options: WebhookReceiverOptions): {
   }
   const issues = new OptionIssues('createWebhookReceiver options')
   issues.number('maxBodyBytes', options.maxBodyBytes, { integer: true, min: 1, max: MAX_BODY_LIMIT })
-  issues.boolean('strict', options.strict)
   if (options.store !== undefined && typeof options.store?.insert !== 'function')
     issues.add('store', 'must be a store (sqliteStore(), postgresStore() or another WebhookStore)')
-  if (options.logger !== undefined) issues.object('logger', options.logger)
-  if (options.metrics !== undefined && typeof options.metrics?.delivery !== 'function')
-    issues.add('metrics', 'must be a WebhookMetrics (otelMetrics() from @service-sdk/webhooks/otel)')
+  checkHostOptions(issues, options)
   if (
     options.processing !== undefined &&
     options.processing !== false &&
@@ -312,7 +256,6 @@ async function fetchEntry(deliver: WebhookReceiver['receive'], request: Request)
   })
   return new Response(receipt.body, { status: receipt.status, headers: receipt.headers })
 }
-
 /** `receiver.events`: inspection and replay of the store. */
 function inspection(store: WebhookStore, clock: WorkerClock, worker: Worker): WebhookReceiver['events'] {
   return {

@@ -1,18 +1,14 @@
 import type { Logger } from '@service-sdk/core'
-import { createRedactor, type Instrumentation, redactingLogger } from '@service-sdk/core/internal'
+import type { Instrumentation } from '@service-sdk/core/internal'
 import type { WebhookError } from '../errors.ts'
 import { OptionIssues } from '../option-checks.ts'
 import type { WebhookStore } from '../stores/store.ts'
 import type { WebhookMetrics } from '../telemetry/metrics.ts'
 import type { ProcessingOptions, WorkerClock } from '../worker/worker.ts'
-import { type Health, type HealthOptions, health } from './health.ts'
-import {
-  createProcessor,
-  type DeadLetterHandler,
-  type WebhookHandler,
-  type WebhookHandlers,
-} from './processor.ts'
-import { type Readiness, readiness } from './readiness.ts'
+import type { Health, HealthOptions } from './health.ts'
+import { checkHostOptions, type HostHandlers, redactedLogging, startHost } from './host.ts'
+import type { DeadLetterHandler, WebhookHandler, WebhookHandlers } from './processor.ts'
+import type { Readiness } from './readiness.ts'
 import type { WebhookReceiver } from './receiver.ts'
 
 export interface RunWorkerOptions {
@@ -64,54 +60,33 @@ export interface WebhookWorker
  */
 export function runWorker(options: RunWorkerOptions): WebhookWorker {
   checkOptions(options)
-  const redact = createRedactor(options.secrets ?? [])
-  const logger = redactingLogger(options.logger, redact)
-  const { store } = options
-  const processor = createProcessor({
-    store,
+  const host = startHost({
+    store: options.store,
+    ...redactedLogging(options.secrets ?? [], options.logger),
+    clock: options.clock,
     processing: options.processing ?? {},
-    clock: options.clock ?? { now: Date.now, random: Math.random },
-    logger,
-    redact,
+    autoStart: true,
     strict: options.strict === true,
     keepAlive: true,
     instrumentation: options.instrumentation,
     metrics: options.metrics,
   })
-  for (const [type, handler] of Object.entries(options.handlers ?? {})) {
-    if (!handler) continue
-    if (type === '*') processor.onAny(handler as WebhookHandler)
-    else processor.on(type, handler)
-  }
-  if (options.onError) processor.onError(options.onError)
-  if (options.onDeadLetter) processor.onDeadLetter(options.onDeadLetter)
-  const { worker } = processor
-  const observing = options.metrics?.observe(store)
-  const clock = options.clock ?? { now: Date.now, random: Math.random }
-  const autoStart = setImmediate(() => worker.start())
-  const stop = () => {
-    clearImmediate(autoStart)
-    return worker.stop()
-  }
-  return {
-    on: processor.on,
-    onUnknown: processor.on,
-    onAny: processor.onAny,
-    onError: processor.onError,
-    onDeadLetter: processor.onDeadLetter,
-    stop,
-    drain: () => worker.drain(),
-    async close() {
-      observing?.()
-      await stop()
-      await store.close()
-    },
-    readiness: () => readiness(store, redact),
-    health: (healthOptions) => health(store, worker, clock, redact, healthOptions),
-  }
+  register(host.handlers, options)
+  return { ...host.handlers, ...host.lifecycle }
 }
 
-/** What `createProcessor` does not check itself (the processing options), before anything starts. */
+/** The handlers given in the options, registered as `on()`, `onAny()`, `onError()` and `onDeadLetter()` do. */
+function register(handlers: HostHandlers, options: RunWorkerOptions): void {
+  for (const [type, handler] of Object.entries(options.handlers ?? {})) {
+    if (!handler) continue
+    if (type === '*') handlers.onAny(handler as WebhookHandler)
+    else handlers.on(type, handler)
+  }
+  if (options.onError) handlers.onError(options.onError)
+  if (options.onDeadLetter) handlers.onDeadLetter(options.onDeadLetter)
+}
+
+/** What the host does not check itself (the processing options), before anything starts. */
 function checkOptions(options: RunWorkerOptions): void {
   const issues = new OptionIssues('runWorker options')
   if (!issues.object('options', options)) issues.add('store', 'required: the store the receivers store into')
@@ -123,10 +98,7 @@ function checkOptions(options: RunWorkerOptions): void {
         if (handler !== undefined) issues.function(`handlers.${type}`, handler)
     issues.function('onError', options.onError)
     issues.function('onDeadLetter', options.onDeadLetter)
-    if (options.metrics !== undefined && typeof options.metrics?.delivery !== 'function')
-      issues.add('metrics', 'must be a WebhookMetrics (otelMetrics() from @service-sdk/webhooks/otel)')
-    if (options.logger !== undefined) issues.object('logger', options.logger)
-    issues.boolean('strict', options.strict)
+    checkHostOptions(issues, options)
     issues.strings('secrets', options.secrets)
   }
   issues.throwIfAny()
