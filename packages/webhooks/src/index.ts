@@ -1,6 +1,6 @@
-// Thrown by handlers' service calls and listed in the README: re-exported so one package is enough.
+// Every name exported here is named in the README's "Exported names" (test/documented-exports.test.ts).
 
-export type { RetryOptions } from '@service-sdk/core'
+// Thrown by handlers' service calls and listed in the README: re-exported so one package is enough.
 export { ServiceError, type ServiceErrorJSON, ServiceValidationError } from '@service-sdk/core'
 export {
   WebhookError,
