@@ -12,11 +12,10 @@ const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as 
 }
 
 /** Each entry point's source file, by subpath (`.`, `./node`...). */
-const entries = Object.entries(manifest.exports).flatMap(([subpath, target]) =>
-  typeof target === 'object' && target['@service-sdk/source']
-    ? [[subpath, target['@service-sdk/source']]]
-    : [],
-)
+const entries = Object.entries(manifest.exports).flatMap(([subpath, target]): [string, string][] => {
+  const source = typeof target === 'object' ? target['@service-sdk/source'] : undefined
+  return source ? [[subpath, source]] : []
+})
 
 /** The names a module exports, read from its statements; `export *` is refused (it hides them). */
 function exportedNames(file: string): string[] {
