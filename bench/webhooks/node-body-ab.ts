@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import autocannon from 'autocannon'
-import { readCapped } from '../../packages/webhooks/src/body.ts'
-import { nodeDelivery } from '../../packages/webhooks/src/node-body.ts'
+import { nodeDelivery } from '../../packages/webhooks/src/adapters/node-body.ts'
+import { readCapped } from '../../packages/webhooks/src/intake/body.ts'
 import { listeningUrl } from '../lib/listening.ts'
 
 if (process.argv[2] === 'server') {

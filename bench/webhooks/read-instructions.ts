@@ -12,8 +12,8 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { decodeBody } from '../../packages/webhooks/src/decode.ts'
-import { readWebhook, SCHEMAS } from '../../packages/webhooks/src/parse.ts'
+import { decodeBody } from '../../packages/webhooks/src/events/decode.ts'
+import { readWebhook, SCHEMAS } from '../../packages/webhooks/src/events/parse.ts'
 import { eventBody } from './event-body.ts'
 
 const N = Number(process.env.N ?? 20_000)

@@ -10,7 +10,7 @@ const INBOX_CONSOLE_STYLE = JSON.stringify(consoleFile('console.css'))
 
 export default defineConfig([
   {
-    // One entry per subpath export: adapters and the test double stay out of the main bundle.
+    // One entry per subpath export (src/*.ts): adapters and the test double stay out of the main bundle.
     entry: [
       'src/index.ts',
       'src/console.ts',
@@ -30,7 +30,7 @@ export default defineConfig([
     // .js / .d.ts for ESM (the package is type: module), as the exports map says.
     fixedExtension: false,
     target: 'es2023',
-    // The SQLite store names its built thread (src/stores/sqlite-channel.ts `threadEntry`): the
+    // The SQLite store names its built thread (src/stores/sqlite/sqlite-channel.ts, `newThread`): the
     // built files never mention a .ts source, and the dead source-mode branch is dropped.
     define: { SQLITE_THREAD_BUILT: 'true', INBOX_CONSOLE_SCRIPT, INBOX_CONSOLE_STYLE },
     minify: 'dce-only',
@@ -38,12 +38,12 @@ export default defineConfig([
     attw: { profile: 'node16' },
   },
   {
-    // The SQLite store's worker thread, started by URL (src/stores/sqlite-channel.ts): one ESM
+    // The SQLite store's worker thread, started by URL (src/stores/sqlite/sqlite-channel.ts): one ESM
     // file with the engine inlined and nothing imported but node: modules, so it runs wherever
     // it is copied (a bundler that emits it as an asset), and from the CommonJS build too.
     // `.mjs`: ESM whatever the nearest package.json says (Next.js copies it under `.next/`,
     // whose package.json says commonjs).
-    entry: { 'sqlite-thread': 'src/stores/sqlite-thread.ts' },
+    entry: { 'sqlite-thread': 'src/stores/sqlite/sqlite-thread.ts' },
     outDir: 'dist/stores',
     clean: false,
     format: ['esm'],

@@ -1,6 +1,6 @@
 import { documentedDefaults } from '@service-sdk/testkit'
 import { expect, test } from 'vitest'
-import { DEFAULT_MAX_BODY_BYTES } from './body.ts'
+import { DEFAULT_MAX_BODY_BYTES } from './intake/body.ts'
 import { DEFAULT_EVENT_RETRY, DEFAULT_PROCESSING } from './worker/settings.ts'
 
 // Every "Default ..." of an option's doc comment (what an editor shows on hover) is the code's:

@@ -1,4 +1,5 @@
 import { ServiceError, type ServiceErrorJSON } from '@service-sdk/core'
+import type { Redactor } from '@service-sdk/core/internal'
 
 /**
  * Why a delivery or an event was refused or failed:
@@ -111,4 +112,21 @@ export function describeError(error: unknown): string {
   if (error instanceof AggregateError) return error.errors.map(describeError).join('; ')
   if (error instanceof Error) return `${error.name}: ${error.message}`
   return String(error)
+}
+
+/**
+ * A store failure as handed to `onError` and logs: its text redacted, and the original error not
+ * attached (its message, stack and causes may carry what the redactor removed).
+ */
+export function storeUnavailable(
+  what: string,
+  cause: unknown,
+  redact: Redactor,
+  status?: number,
+): WebhookError {
+  return new WebhookError(redact(`${what}: ${describeError(cause)}`), {
+    code: 'store_unavailable',
+    isRetryable: true,
+    ...(status === undefined ? {} : { status }),
+  })
 }

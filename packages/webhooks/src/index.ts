@@ -1,15 +1,14 @@
-// Thrown by handlers' service calls and listed in the README: re-exported so one package is enough.
+// Every name exported here is named in the README's "Exported names" (test/documented-exports.test.ts).
 
-export type { RetryOptions } from '@service-sdk/core'
+// Thrown by handlers' service calls and listed in the README: re-exported so one package is enough.
 export { ServiceError, type ServiceErrorJSON, ServiceValidationError } from '@service-sdk/core'
-export { DEFAULT_MAX_BODY_BYTES } from './body.ts'
-export { MAX_JSON_DEPTH } from './decode.ts'
 export {
   WebhookError,
   type WebhookErrorCode,
   WebhookHandlerError,
   type WebhookHandlerErrorInit,
 } from './errors.ts'
+export { MAX_JSON_DEPTH } from './events/decode.ts'
 export type {
   AssetWebhookEvent,
   EventTimeFields,
@@ -20,28 +19,36 @@ export type {
   WebhookEvent,
   WebhookEventOf,
   WithTime,
-} from './events.ts'
-export type { Health, HealthOptions } from './health.ts'
-export type { WebhookMetrics } from './metrics.ts'
-export type { OrderBy } from './order-key.ts'
-export { isKnownEvent, parseWebhook, type ReadOptions } from './parse.ts'
+} from './events/events.ts'
+export { isKnownEvent, parseWebhook, type ReadOptions } from './events/parse.ts'
+export type { SchemaWarning } from './events/warnings.ts'
+export { DEFAULT_MAX_BODY_BYTES } from './intake/body.ts'
+export type { Delivery, Receipt } from './intake/delivery.ts'
+export type { OrderBy } from './intake/order-key.ts'
+export { generateWebhookToken } from './intake/token.ts'
+export type { Health, HealthOptions } from './receiver/health.ts'
 export type {
   DeadLetter,
   DeadLetterHandler,
   HandlerContext,
   WebhookHandler,
   WebhookHandlers,
-} from './processor.ts'
-export type { Readiness } from './readiness.ts'
+} from './receiver/processor.ts'
+export type { Readiness } from './receiver/readiness.ts'
 export {
   createWebhookReceiver,
-  type Delivery,
-  type Receipt,
   type WebhookReceiver,
   type WebhookReceiverOptions,
-} from './receiver.ts'
-export { DEFAULT_RETENTION, type RetentionOptions, type RetentionSettings } from './retention.ts'
-export { type RunWorkerOptions, runWorker, type WebhookWorker } from './run-worker.ts'
+} from './receiver/receiver.ts'
+export { DEFAULT_RETENTION, type RetentionOptions, type RetentionSettings } from './receiver/retention.ts'
+export { type RunWorkerOptions, runWorker, type WebhookWorker } from './receiver/run-worker.ts'
+export {
+  type PgClient,
+  type PgQueryable,
+  type PostgresStoreOptions,
+  postgresStore,
+} from './stores/postgres/postgres.ts'
+export { type SqliteStoreOptions, sqliteStore } from './stores/sqlite/sqlite.ts'
 export type {
   ArrivalLease,
   ClaimedEvent,
@@ -58,15 +65,7 @@ export type {
   StoredEvent,
   StoreTransaction,
   WebhookStore,
-} from './store.ts'
-export { PAGE_SCAN_BUDGET } from './store-checks.ts'
-export {
-  type PgClient,
-  type PgQueryable,
-  type PostgresStoreOptions,
-  postgresStore,
-} from './stores/postgres.ts'
-export { type SqliteStoreOptions, sqliteStore } from './stores/sqlite.ts'
-export { generateWebhookToken } from './token.ts'
-export type { SchemaWarning } from './warnings.ts'
-export type { EventRetryOptions, ProcessingOptions, WorkerClock } from './worker.ts'
+} from './stores/store.ts'
+export { PAGE_SCAN_BUDGET } from './stores/store-checks.ts'
+export type { WebhookMetrics } from './telemetry/metrics.ts'
+export type { EventRetryOptions, ProcessingOptions, WorkerClock } from './worker/worker.ts'

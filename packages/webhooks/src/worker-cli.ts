@@ -11,8 +11,8 @@
  * SIGINT: stop claiming, let the handlers in flight finish, exit 0.
  */
 import { ServiceValidationError } from '@service-sdk/core'
-import { runWorker } from './run-worker.ts'
-import { WORKER_USAGE, workerCliOptions } from './worker-cli-options.ts'
+import { WORKER_USAGE, workerCliOptions } from './cli/worker-cli-options.ts'
+import { runWorker } from './receiver/run-worker.ts'
 
 async function main(): Promise<void> {
   const options = await workerCliOptions(process.argv.slice(2), process.env)

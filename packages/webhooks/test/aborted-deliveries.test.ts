@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { generateWebhookToken } from '../src/token.ts'
+import { generateWebhookToken } from '../src/intake/token.ts'
 import * as S from './samples.ts'
 
 const FRAMEWORKS = ['node', 'hono', 'next', 'express', 'express4', 'koa', 'koa2', 'fastify']

@@ -5,9 +5,9 @@
 import { stringifyJson } from '@service-sdk/core'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createWebhookReceiver, type HandlerContext } from '../src/receiver.ts'
+import { generateWebhookToken } from '../src/intake/token.ts'
+import { createWebhookReceiver, type HandlerContext } from '../src/receiver/receiver.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
-import { generateWebhookToken } from '../src/token.ts'
 import { assetEvent, folderCallback, payloads } from './body-arbitraries.ts'
 
 const token = generateWebhookToken()

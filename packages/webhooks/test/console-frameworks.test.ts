@@ -12,7 +12,7 @@ import Fastify from 'fastify'
 import Koa from 'koa'
 import { afterAll, describe, expect, it } from 'vitest'
 import { consoleNode, createInboxConsole, type InboxConsole } from '../src/console.ts'
-import { sqliteStore } from '../src/stores/sqlite.ts'
+import { sqliteStore } from '../src/stores/sqlite/sqlite.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'webhooks-console-frameworks-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -9,7 +9,6 @@ import type { DatabaseSync } from 'node:sqlite'
 import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { EventStatus, PageOrder } from '../src/store.ts'
 import {
   EDGE_OFFSET,
   type PageDialect,
@@ -17,10 +16,11 @@ import {
   pageStatements,
   seekStatement,
 } from '../src/stores/page-sql.ts'
-import { postgresStore } from '../src/stores/postgres.ts'
-import { postgresDialect } from '../src/stores/postgres-page.ts'
-import { sqliteStore } from '../src/stores/sqlite.ts'
-import { sqliteDialect } from '../src/stores/sqlite-page.ts'
+import { postgresStore } from '../src/stores/postgres/postgres.ts'
+import { postgresDialect } from '../src/stores/postgres/postgres-page.ts'
+import { sqliteStore } from '../src/stores/sqlite/sqlite.ts'
+import { sqliteDialect } from '../src/stores/sqlite/sqlite-page.ts'
+import type { EventStatus, PageOrder } from '../src/stores/store.ts'
 
 const EVENTS = 100_000
 const T0 = 1_753_946_835_010

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterAll, describe, expect, it } from 'vitest'
-import { generateWebhookToken } from '../src/token.ts'
+import { generateWebhookToken } from '../src/intake/token.ts'
 import { startCrashReceiver } from './helpers.ts'
 
 const ROUNDS = 6

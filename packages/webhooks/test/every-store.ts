@@ -8,10 +8,10 @@ import { join } from 'node:path'
 import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll } from 'vitest'
-import type { WebhookStore } from '../src/store.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
-import { postgresStore } from '../src/stores/postgres.ts'
-import { sqliteStore } from '../src/stores/sqlite.ts'
+import { postgresStore } from '../src/stores/postgres/postgres.ts'
+import { sqliteStore } from '../src/stores/sqlite/sqlite.ts'
+import type { WebhookStore } from '../src/stores/store.ts'
 
 export type StoreMaker = [name: string, open: () => WebhookStore]
 

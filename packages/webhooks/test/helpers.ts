@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import type { WebhookReceiver } from '../src/receiver.ts'
+import type { WebhookReceiver } from '../src/receiver/receiver.ts'
 
 export const BASE = 'https://hooks.example.com/webhooks'
 

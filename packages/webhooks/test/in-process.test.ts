@@ -2,9 +2,9 @@
 import { FOLDERS, SPACES } from '@service-sdk/simulator'
 import { useSimulator } from '@service-sdk/simulator/vitest'
 import { describe, expect, it } from 'vitest'
-import { createWebhookReceiver } from '../src/receiver.ts'
+import { generateWebhookToken } from '../src/intake/token.ts'
+import { createWebhookReceiver } from '../src/receiver/receiver.ts'
 import { memoryStoreForTests } from '../src/testing.ts'
-import { generateWebhookToken } from '../src/token.ts'
 import { subscribe, uploadAssets } from './simulator-client.ts'
 
 const sim = useSimulator({ webhooks: { retry: { initialDelayMs: 5 } } })

@@ -12,13 +12,13 @@ import {
   MetricReader,
 } from '@opentelemetry/sdk-metrics'
 import { afterAll, describe, expect, it } from 'vitest'
-import { otelMetrics } from '../src/otel.ts'
-import type { DeadLetter } from '../src/processor.ts'
-import { createWebhookReceiver } from '../src/receiver.ts'
-import { runWorker } from '../src/run-worker.ts'
+import { generateWebhookToken } from '../src/intake/token.ts'
+import type { DeadLetter } from '../src/receiver/processor.ts'
+import { createWebhookReceiver } from '../src/receiver/receiver.ts'
+import { runWorker } from '../src/receiver/run-worker.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
-import { sqliteStore } from '../src/stores/sqlite.ts'
-import { generateWebhookToken } from '../src/token.ts'
+import { sqliteStore } from '../src/stores/sqlite/sqlite.ts'
+import { otelMetrics } from '../src/telemetry/otel.ts'
 import { manualClock } from './helpers.ts'
 
 class TestReader extends MetricReader {

@@ -1,9 +1,9 @@
 // Ordering per key, through the real receiver: run against each store by its own test file.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
-import { createWebhookReceiver, type WebhookReceiverOptions } from '../src/receiver.ts'
-import type { WebhookStore } from '../src/store.ts'
-import { generateWebhookToken } from '../src/token.ts'
+import { generateWebhookToken } from '../src/intake/token.ts'
+import { createWebhookReceiver, type WebhookReceiverOptions } from '../src/receiver/receiver.ts'
+import type { WebhookStore } from '../src/stores/store.ts'
 import { manualClock, post } from './helpers.ts'
 
 const token = generateWebhookToken()

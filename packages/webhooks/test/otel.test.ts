@@ -6,9 +6,9 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { otelInstrumentation } from '@service-sdk/core/otel'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createWebhookReceiver } from '../src/receiver.ts'
+import { generateWebhookToken } from '../src/intake/token.ts'
+import { createWebhookReceiver } from '../src/receiver/receiver.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
-import { generateWebhookToken } from '../src/token.ts'
 import { manualClock, post } from './helpers.ts'
 import * as S from './samples.ts'
 

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { generateWebhookToken } from '../src/token.ts'
+import { generateWebhookToken } from '../src/intake/token.ts'
 import { proxiedPostgres } from './tcp-proxy.ts'
 
 const RECEIVERS = 2

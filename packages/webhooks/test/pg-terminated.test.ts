@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { postgresOrSkip } from '@service-sdk/testkit'
 import pg from 'pg'
 import { afterAll, afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
-import { postgresStore } from '../src/stores/postgres.ts'
+import { postgresStore } from '../src/stores/postgres/postgres.ts'
 import { proxiedPostgres } from './tcp-proxy.ts'
 
 const postgres = await postgresOrSkip()

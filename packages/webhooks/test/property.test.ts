@@ -1,9 +1,9 @@
 // 10,000 generated bodies: the receiver answers 2xx or 4xx, never crashes, and stores only what it acknowledged.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createWebhookReceiver } from '../src/receiver.ts'
+import { generateWebhookToken } from '../src/intake/token.ts'
+import { createWebhookReceiver } from '../src/receiver/receiver.ts'
 import { memoryStoreForTests } from '../src/stores/memory.ts'
-import { generateWebhookToken } from '../src/token.ts'
 import { ALL_SAMPLES } from './samples.ts'
 
 const token = generateWebhookToken()

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 
-// sqliteStore in a process of its own: its worker thread (src/stores/sqlite-thread.ts, loaded by
+// sqliteStore in a process of its own: its worker thread (src/stores/sqlite/sqlite-thread.ts, loaded by
 // path) starts under the process's Node options and lets the process exit once nothing is awaited.
 
 const dir = mkdtempSync(join(tmpdir(), 'webhooks-sqlite-process-'))
@@ -14,7 +14,7 @@ const file = () => join(dir, `store-${++n}.db`)
 
 describe('sqliteStore in its own process', () => {
   it('lets the process exit while idle (its worker thread holds the event loop only while awaited)', () => {
-    const module = join(import.meta.dirname, '../src/stores/sqlite.ts')
+    const module = join(import.meta.dirname, '../src/stores/sqlite/sqlite.ts')
     const script = `import { sqliteStore } from ${JSON.stringify(module)}
       const store = sqliteStore(${JSON.stringify(file())})
       console.log(await store.insert({ key: 'k', eventType: 'X', body: '{}', receivedAt: 1 }))`

@@ -1,6 +1,6 @@
 // The behaviour every WebhookStore must show; run against each store by its own test file.
 import { describe, expect, it } from 'vitest'
-import type { NewEvent, WebhookStore } from '../src/store.ts'
+import type { NewEvent, WebhookStore } from '../src/stores/store.ts'
 
 const T0 = 1_753_946_835_010
 

@@ -1,8 +1,8 @@
 // Pages of the inbox (`store.page`), the oldest pending event and requeue by status, held to one
 // rule on every store: what the console and `service-sdk inbox` list and act on.
 import { describe, expect, it } from 'vitest'
-import type { EventPage, NewEvent, PageQuery, WebhookStore } from '../src/store.ts'
-import { PAGE_SCAN_BUDGET } from '../src/store-checks.ts'
+import type { EventPage, NewEvent, PageQuery, WebhookStore } from '../src/stores/store.ts'
+import { PAGE_SCAN_BUDGET } from '../src/stores/store-checks.ts'
 import { everyStore } from './every-store.ts'
 
 const T0 = 1_753_946_835_010

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { sqliteStore } from '../src/stores/sqlite.ts'
+import { sqliteStore } from '../src/stores/sqlite/sqlite.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'webhooks-worker-cli-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -26,7 +26,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('service-webhooks-worker on %s', (
     writeFileSync(
       handlers,
       `import { appendFileSync } from 'node:fs'
-      import { sqliteStore } from ${JSON.stringify(join(import.meta.dirname, '../src/stores/sqlite.ts'))}
+      import { sqliteStore } from ${JSON.stringify(join(import.meta.dirname, '../src/stores/sqlite/sqlite.ts'))}
       export const store = sqliteStore(${JSON.stringify(db)})
       export const handlers = {
         '*': async (_event, { key }) => {

@@ -1,5 +1,5 @@
 import { OptionIssues } from '../option-checks.ts'
-import { MAX_PAGE_LIMIT } from '../store-checks.ts'
+import { MAX_PAGE_LIMIT } from '../stores/store-checks.ts'
 import type { ConsoleSettings } from './options.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { readCapped } from '../body.ts'
+import { readCapped } from '../intake/body.ts'
 import type { InboxConsole } from './handler.ts'
 
 /** The body of an action, at most (see handler.ts). */

@@ -1,9 +1,9 @@
 import type { Logger } from '@service-sdk/core'
 import { type OriginAllowed, originCheck } from '@service-sdk/core/internal'
 import { OptionIssues } from '../option-checks.ts'
-import type { WebhookReceiver } from '../receiver.ts'
-import type { WebhookStore } from '../store.ts'
-import { MAX_PAGE_LIMIT } from '../store-checks.ts'
+import type { WebhookReceiver } from '../receiver/receiver.ts'
+import type { WebhookStore } from '../stores/store.ts'
+import { MAX_PAGE_LIMIT } from '../stores/store-checks.ts'
 
 /**
  * Whether a request may see the console: `true` serves it, `false` answers 401, a `Response`

@@ -1,6 +1,6 @@
 import { ServiceValidationError } from '@service-sdk/core'
-import { EVENT_STATUSES, type EventStatus, type PageQuery } from '../store.ts'
-import { checkPage } from '../store-checks.ts'
+import { EVENT_STATUSES, type EventStatus, type PageQuery } from '../stores/store.ts'
+import { checkPage } from '../stores/store-checks.ts'
 import { asciiJson } from './html.ts'
 
 /** The list's filters as the page's form and the API name them (`?status=dead&type=…&key=…`). */

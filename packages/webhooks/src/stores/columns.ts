@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { NewEvent, StoredEvent } from '../store.ts'
+import type { NewEvent, StoredEvent } from './store.ts'
 
 /**
  * What the SQL stores' text columns can hold, and what they do with the rest: the same rule on

@@ -1,7 +1,7 @@
-import type { EventPage, EventStatus, PageOrder, PageQuery } from '../store.ts'
-import { PAGE_SCAN_BUDGET } from '../store-checks.ts'
 import { keyColumn, textColumn } from './columns.ts'
 import { type EventRow, fromRow } from './rows.ts'
+import type { EventPage, EventStatus, PageOrder, PageQuery } from './store.ts'
+import { PAGE_SCAN_BUDGET } from './store-checks.ts'
 
 /**
  * The inbox's pages as SQL, for both SQL stores: keyset paging on `seq` (the order events were

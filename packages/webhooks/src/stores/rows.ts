@@ -1,6 +1,6 @@
 import { ServiceValidationError } from '@service-sdk/core'
-import { EVENT_STATUSES, type EventStatus, type StoredEvent } from '../store.ts'
 import { withOriginals } from './columns.ts'
+import { EVENT_STATUSES, type EventStatus, type StoredEvent } from './store.ts'
 
 /** A row as SQL stores it (both stores use the same column names). */
 export interface EventRow {

@@ -1,4 +1,4 @@
-import type { ArrivalLease, ClaimedEvent, NewEvent } from '../store.ts'
+import type { ArrivalLease, ClaimedEvent, NewEvent } from '../stores/store.ts'
 import { startBuffered } from './claim-loop.ts'
 import { shouldYield } from './ingest-yield.ts'
 import { isActive, type WorkerState } from './state.ts'

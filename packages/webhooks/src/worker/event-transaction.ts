@@ -1,5 +1,5 @@
 import { WebhookError } from '../errors.ts'
-import type { ClaimedEvent, StoreTransaction } from '../store.ts'
+import type { ClaimedEvent, StoreTransaction } from '../stores/store.ts'
 import type { RunTools, WorkerState } from './state.ts'
 
 /**

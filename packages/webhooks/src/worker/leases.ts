@@ -1,5 +1,6 @@
+import type { Logger } from '@service-sdk/core'
 import { describeError } from '../errors.ts'
-import type { WorkerState } from './state.ts'
+import type { WebhookStore } from '../stores/store.ts'
 
 /** A lease this worker holds on a running event, renewed until the run ends. */
 export interface HeldLease {
@@ -18,16 +19,25 @@ export interface Leases {
   timer: ReturnType<typeof setInterval> | undefined
 }
 
+/** What the functions below use of a worker (its `WorkerState`, which holds the `Leases`). */
+interface LeaseKeeper {
+  readonly leases: Leases
+  readonly settings: { readonly leaseMs: number }
+  readonly clock: { now(): number }
+  readonly store: Pick<WebhookStore, 'renew'>
+  readonly logger: Pick<Logger, 'warn'>
+}
+
 export function leases(): Leases {
   return { held: new Set(), timer: undefined }
 }
 
-export function holdLease(w: WorkerState, lease: HeldLease): void {
+export function holdLease(w: LeaseKeeper, lease: HeldLease): void {
   w.leases.held.add(lease)
   w.leases.timer ??= setInterval(() => renewAll(w), Math.max(1, Math.floor(w.settings.leaseMs / 3)))
 }
 
-export function releaseLease(w: WorkerState, lease: HeldLease): void {
+export function releaseLease(w: LeaseKeeper, lease: HeldLease): void {
   w.leases.held.delete(lease)
   if (w.leases.held.size === 0 && w.leases.timer) {
     clearInterval(w.leases.timer)
@@ -35,7 +45,7 @@ export function releaseLease(w: WorkerState, lease: HeldLease): void {
   }
 }
 
-function renewAll(w: WorkerState): void {
+function renewAll(w: LeaseKeeper): void {
   const until = w.clock.now() + w.settings.leaseMs
   for (const lease of w.leases.held) {
     if (lease.transactionOpen()) continue

@@ -1,6 +1,6 @@
 import { backoffDelay } from '@service-sdk/core/internal'
 import { describeError, WebhookError } from '../errors.ts'
-import type { ClaimedEvent, Settlement } from '../store.ts'
+import type { ClaimedEvent, Settlement } from '../stores/store.ts'
 import { EventTransaction } from './event-transaction.ts'
 import { holdLease, releaseLease } from './leases.ts'
 import type { Held, WorkerState } from './state.ts'

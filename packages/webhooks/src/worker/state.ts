@@ -1,5 +1,5 @@
 import type { Logger } from '@service-sdk/core'
-import type { ClaimedEvent, StoreTransaction, WebhookStore } from '../store.ts'
+import type { ClaimedEvent, StoreTransaction, WebhookStore } from '../stores/store.ts'
 import type { IngestYield } from './ingest-yield.ts'
 import type { Leases } from './leases.ts'
 import type { ProcessingSettings } from './settings.ts'
