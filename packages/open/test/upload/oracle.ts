@@ -4,7 +4,7 @@ import { credentialAccess } from '../../src/upload/oss/access.ts'
 import { OssClient, ossConnection } from '../../src/upload/oss/connection.ts'
 import { isOssFailure } from '../../src/upload/oss/failure.ts'
 import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../../src/upload/oss/types.ts'
-import type { RequestContext } from '../../src/upload/platform/platform.ts'
+import type { RequestContext } from '../../src/upload/oss/types.ts'
 import { aliOssConnection } from './ali-oss-operations.ts'
 
 // ali-oss as the oracle of the requests the SDK makes without it: the same operation runs once

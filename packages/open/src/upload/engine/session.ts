@@ -2,7 +2,8 @@ import { type Logger, UploadError } from '@service-sdk/core'
 import type { AccessCache, CachedAccess } from '../access/access-cache.ts'
 import type { StorageAccess } from '../oss/access.ts'
 import { OssClient, ossConnection } from '../oss/connection.ts'
-import type { RequestContext, UploadPlatform } from '../platform/platform.ts'
+import type { RequestContext } from '../oss/types.ts'
+import type { UploadPlatform } from '../platform/platform.ts'
 
 /** The access an upload's requests go out with, and the client bound to the upload for it. */
 export interface Lease {

@@ -1,7 +1,7 @@
 import { ServiceApiError, type UploadCredential } from '@service-sdk/core'
 import { describe, expect, test } from 'vitest'
 import { nodeSigning } from '../node/signing.ts'
-import type { RequestContext } from '../platform/platform.ts'
+import type { RequestContext } from '../oss/types.ts'
 import { credentialAccess, type StorageAccess } from './access.ts'
 import { OssClient, ossConnection } from './connection.ts'
 import type { OssBody, OssHttp, OssHttpRequest } from './types.ts'

@@ -1,13 +1,20 @@
 import { ServiceError, type UploadCredential, UploadError } from '@service-sdk/core'
 import { createRedactor } from '@service-sdk/core/internal'
-import type { RequestContext } from '../platform/platform.ts'
 import type { StorageAccess } from './access.ts'
 import { failureOf, isOssFailure } from './failure.ts'
 import { hmacSha1 } from './hmac.ts'
 import { NoAnswerError } from './no-answer.ts'
 import { SignedOss } from './operations.ts'
 import { localSigner, type OssOptions, objectSigner, type SignerSetup } from './request.ts'
-import type { DonePart, OpenUpload, OssBody, OssHttp, OssOperations, UploadsMarker } from './types.ts'
+import type {
+  DonePart,
+  OpenUpload,
+  OssBody,
+  OssHttp,
+  OssOperations,
+  RequestContext,
+  UploadsMarker,
+} from './types.ts'
 
 /**
  * `endPoint` from sts-tmp: a bare host (`oss-cn-hangzhou.aliyuncs.com`, served over https) or,

@@ -1,4 +1,3 @@
-import type { RequestContext } from '../platform/platform.ts'
 import { failureOf, unreadableAnswer } from './failure.ts'
 import { md5Base64 } from './hmac.ts'
 import type { OssRequest, RequestSigner } from './request.ts'
@@ -10,6 +9,7 @@ import type {
   OssHttpRequest,
   OssHttpResponse,
   OssOperations,
+  RequestContext,
   UploadsMarker,
 } from './types.ts'
 import { childrenNamed, readXml, textOf, type XmlElement } from './xml.ts'

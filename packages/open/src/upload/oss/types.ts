@@ -1,4 +1,19 @@
-import type { RequestContext } from '../platform/platform.ts'
+/**
+ * What one upload attempt's requests go out with: that is how one connection per store access
+ * serves many uploads.
+ */
+export interface RequestContext {
+  /**
+   * Cuts the upload's object-byte requests (PUT: PutObject, UploadPart). Small control requests
+   * (initiate, complete, list, abort) run to their end, bounded by `timeoutMs`: an initiation cut
+   * half-way would leave an upload on the server whose id nobody knows, to clean up.
+   */
+  signal: AbortSignal
+  /** No byte sent or received for this long: the request fails (and is retried). */
+  timeoutMs: number
+  /** Bytes of an object body consumed by the connection; part 0 is a single PutObject. */
+  onBodyBytes(part: number, bytes: number): void
+}
 
 /** What the platform's HTTP layer is handed for one request. */
 export interface OssHttpRequest {

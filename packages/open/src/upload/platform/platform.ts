@@ -19,30 +19,13 @@ export interface UploadPlatform {
   prepare(source: unknown): Promise<PreparedSource>
   /**
    * The HTTP layer of OSS requests, shared by every upload of a client (and every connection it
-   * makes, oss/connection.ts): each request carries its upload's `RequestContext`.
+   * makes, oss/connection.ts): each request carries its upload's `RequestContext` (oss/types.ts).
    */
   readonly http: OssHttp
   /** What this platform adds to the requests it signs (Node: the `mime` table and ali-oss's User-Agent). */
   readonly signing: SigningPlatform
   /** The store behind `checkpoint: '<directory>'` (Node only: elsewhere it throws `ServiceValidationError`). */
   checkpointDirectory(directory: string): ListableCheckpointStore
-}
-
-/**
- * What one upload attempt's requests go out with: that is how one connection per store access
- * serves many uploads.
- */
-export interface RequestContext {
-  /**
-   * Cuts the upload's object-byte requests (PUT: PutObject, UploadPart). Small control requests
-   * (initiate, complete, list, abort) run to their end, bounded by `timeoutMs`: an initiation cut
-   * half-way would leave an upload on the server whose id nobody knows, to clean up.
-   */
-  signal: AbortSignal
-  /** No byte sent or received for this long: the request fails (and is retried). */
-  timeoutMs: number
-  /** Bytes of an object body consumed by the connection; part 0 is a single PutObject. */
-  onBodyBytes(part: number, bytes: number): void
 }
 
 /** Which object bytes a request carries: 0 for a PutObject, the part number for an UploadPart. */
