@@ -3,8 +3,14 @@ import type { UploadCredential } from '@service-sdk/core'
 import { createRedactor } from '@service-sdk/core/internal'
 import { endpointUrl, type OssConnection, refusedCredential } from '../../src/upload/oss/connection.ts'
 import { reportedCrc } from '../../src/upload/oss/operations.ts'
-import type { DonePart, OssBody, OssHttp, OssOperations, UploadsMarker } from '../../src/upload/oss/types.ts'
-import type { RequestContext } from '../../src/upload/oss/types.ts'
+import type {
+  DonePart,
+  OssBody,
+  OssHttp,
+  OssOperations,
+  RequestContext,
+  UploadsMarker,
+} from '../../src/upload/oss/types.ts'
 
 // ali-oss 6.23, the reference: the SDK once sent its browser uploads through it, and its
 // requests and error translation are what the SDK's own OSS layer (src/upload/oss) is held to.

@@ -3,8 +3,7 @@ import { nodeSigning } from '../../src/upload/node/signing.ts'
 import { credentialAccess } from '../../src/upload/oss/access.ts'
 import { OssClient, ossConnection } from '../../src/upload/oss/connection.ts'
 import { isOssFailure } from '../../src/upload/oss/failure.ts'
-import type { OssHttp, OssHttpRequest, OssHttpResponse } from '../../src/upload/oss/types.ts'
-import type { RequestContext } from '../../src/upload/oss/types.ts'
+import type { OssHttp, OssHttpRequest, OssHttpResponse, RequestContext } from '../../src/upload/oss/types.ts'
 import { aliOssConnection } from './ali-oss-operations.ts'
 
 // ali-oss as the oracle of the requests the SDK makes without it: the same operation runs once
