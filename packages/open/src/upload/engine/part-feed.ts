@@ -1,6 +1,6 @@
 import { UploadError } from '@service-sdk/core'
 import { abortable } from '@service-sdk/core/internal'
-import { MAX_PARTS } from '../options/options.ts'
+import { MAX_PARTS } from '../oss/limits.ts'
 import type { OssBody } from '../oss/types.ts'
 import type { RandomAccessSource, SequentialSource } from '../platform/platform.ts'
 import { readSource } from './source-error.ts'

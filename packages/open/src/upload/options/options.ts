@@ -11,7 +11,6 @@ const MiB = 1024 * KiB
 /** OSS: every part but the last is at least 100 KiB, at most 5 GiB. */
 export const MIN_PART_SIZE = 100 * KiB
 export const MAX_PART_SIZE = 5 * 1024 * MiB
-export const MAX_PARTS = 10_000
 
 /**
  * Core's retry policy, with one more retry than an API call's: a part is large and its upload
@@ -297,18 +296,4 @@ export function refuseSource(platform: UploadPlatform, source: unknown, path: st
 
 export function validationError(what: string, issues: ValidationIssue[]): ServiceValidationError {
   return new ServiceValidationError(what, issues)
-}
-
-/**
- * Drops `undefined` fields (the material schema and `exactOptionalPropertyTypes` want them absent),
- * keeping the others in order. A loop rather than `Object.fromEntries(Object.entries(...).filter())`:
- * that made an array per field, about 2 KB per file of `uploadMany` (its material).
- */
-export function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  const kept: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) {
-    const field = (value as Record<string, unknown>)[key]
-    if (field !== undefined) kept[key] = field
-  }
-  return kept as never
 }

@@ -1,11 +1,6 @@
 import type { ValidationIssue } from '@service-sdk/core'
-import {
-  type AssetFields,
-  defined,
-  refuseSource,
-  uploadManyItemRule,
-  validationError,
-} from '../options/options.ts'
+import { defined } from '../engine/defined.ts'
+import { type AssetFields, refuseSource, uploadManyItemRule, validationError } from '../options/options.ts'
 import type { UploadPlatform } from '../platform/platform.ts'
 import type { UploadManyItem, UploadSource } from '../types.ts'
 
