@@ -7,7 +7,7 @@ import {
   materialInboundCompletedEventSchema,
   materialMetadataUpdatedEventSchema,
   materialVersionChangedEventSchema,
-} from '@service-sdk/core'
+} from '@service-sdk/core/schemas'
 import { decodeBody } from './decode.ts'
 import { WebhookError } from './errors.ts'
 import { eventObjectField } from './event-object.ts'

@@ -1,10 +1,6 @@
-import {
-  type CallOptions,
-  materialSaveRequestSchema,
-  parseServiceJson,
-  type ValidationIssue,
-} from '@service-sdk/core'
+import { type CallOptions, parseServiceJson, type ValidationIssue } from '@service-sdk/core'
 import { parseInput } from '@service-sdk/core/internal'
+import { materialSaveRequestSchema } from '@service-sdk/core/schemas'
 import type { OpenClient } from '../client.ts'
 import { materialSaveOrgId } from '../org-id.ts'
 import type { CallerDirs } from './caller-dir.ts'
