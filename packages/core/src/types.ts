@@ -1,5 +1,4 @@
 import type { z } from 'zod'
-import type { components } from './generated/openapi.ts'
 import type {
   eventSubscribeInputSchema,
   folderSubscribeInputSchema,
@@ -8,12 +7,13 @@ import type {
   materialInputSchema,
   materialSaveInputSchema,
 } from './schemas/index.ts'
+import type { Schemas } from './schemas/request-types.ts'
 
 // Friendly names for the types generated from spec/openapi.yaml that a caller of the clients
 // names: resources, events and what the methods accept. They describe the SDK's view of the wire:
 // every id is a string of decimal digits. The request bodies as sent are in
-// `@service-sdk/core/schemas` (schemas/request-types.ts), beside the schemas that make them.
-type Schemas = components['schemas']
+// `@service-sdk/core/schemas` (schemas/request-types.ts), beside the schemas that make them, and
+// so is `Schemas`, every schema of the spec.
 
 /** A 64-bit id as a string of decimal digits (on the wire: a JSON integer, often beyond 2^53). */
 export type Id = Schemas['Id']

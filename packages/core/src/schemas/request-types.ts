@@ -2,7 +2,11 @@ import type { z } from 'zod'
 import type { components } from '../generated/openapi.ts'
 import type { createMemberInputSchema, impersonationRequestSchema, inviteMemberInputSchema } from './team.ts'
 
-type Schemas = components['schemas']
+/**
+ * Every schema of `spec/openapi.yaml` as a type, as generated (ids as decimal strings):
+ * `Schemas['OrgSpace']`. The ones a caller names have a name of their own in `@service-sdk/core`.
+ */
+export type Schemas = components['schemas']
 
 // The request bodies as they go on the wire, each what its input schema produces from a caller's
 // input. The clients build them; a caller passes the input types of `@service-sdk/core`
