@@ -1,11 +1,17 @@
 import { defineConfig } from 'tsdown'
 
 export default defineConfig({
-  // src/schemas is built as an entry of its own (not an export: it is reached through index.js),
-  // so that index.js only re-exports the schemas: a bundler that takes the errors or the codec
-  // from `@service-sdk/core` drops the schemas and zod (sideEffects: false). The open client's
+  // One entry per subpath export. The schemas (and zod) are reached only through
+  // `@service-sdk/core/schemas`: index.js and internal.js do not import them, so a bundle that
+  // takes the errors, the codec or the transport from core has no zod in it. The open client's
   // browser entry relies on this (packages/open/test/browser-size.test.ts).
-  entry: ['src/index.ts', 'src/testing/index.ts', 'src/internal.ts', 'src/schemas/index.ts', 'src/otel.ts'],
+  entry: {
+    index: 'src/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    internal: 'src/internal.ts',
+    'schemas/index': 'src/schemas/index.ts',
+    otel: 'src/tracing/otel.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   platform: 'neutral',

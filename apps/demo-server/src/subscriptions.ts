@@ -1,4 +1,5 @@
-import { ASSET_EVENT_TYPES, type AssetEventType } from '@service-sdk/core'
+import type { AssetEventType } from '@service-sdk/core'
+import { ASSET_EVENT_TYPES } from '@service-sdk/core/schemas'
 import type { WebhookStatus } from '@service-sdk/demo-web/api'
 import type { OpenClient } from '@service-sdk/open'
 import { toHttpError } from './errors.ts'

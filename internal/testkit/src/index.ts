@@ -1,5 +1,6 @@
 export { type ChromiumAvailability, chromiumOrSkip } from './chromium.ts'
 export { documentedDefaults, parseDocDefault } from './doc-defaults.ts'
+export { moduleExports } from './module-exports.ts'
 export { type OlderNode, olderNodeOrSkip } from './older-node.ts'
 export { type PostgresAvailability, postgresOrSkip } from './postgres.ts'
 export { rejectionOf } from './rejection.ts'

@@ -24,7 +24,10 @@ export interface SimClient {
 
 export function simClient(baseUrl: string): SimClient {
   const call = async (path: string, body?: unknown): Promise<unknown> => {
-    const { parseServiceJson, stringifyJson } = await import('@service-sdk/core')
+    const [{ parseServiceJson }, { stringifyJson }] = await Promise.all([
+      import('@service-sdk/core'),
+      import('@service-sdk/core/internal'),
+    ])
     let response: Response
     try {
       response = await fetch(`${baseUrl.replace(/\/+$/, '')}/_sim${path}`, {

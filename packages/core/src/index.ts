@@ -1,11 +1,11 @@
 /**
- * The public contract shared by the SDK's clients: the error classes, the types and zod schemas
- * of `spec/openapi.yaml`, the lossless JSON codec and the options every client accepts.
- * Plumbing the SDK's own packages share (transports, envelopes, retries) is in
- * `@service-sdk/core/internal`, outside semver.
+ * The public contract shared by the SDK's clients: the error classes and their codes, the types
+ * of `spec/openapi.yaml` a caller names (resources, events, method inputs), the lossless JSON
+ * codec and the options every client accepts. The zod schemas are in `@service-sdk/core/schemas`;
+ * plumbing the SDK's own packages share (transports, envelopes, retries, span details, the plain
+ * JSON helpers) is in `@service-sdk/core/internal`, outside semver.
  * @packageDocumentation
  */
-export type { OpenToken } from './areas.ts'
 export type {
   AuthenticationCode,
   ConflictCode,
@@ -20,19 +20,16 @@ export type {
   TeamStatusCode,
   UploadErrorCode,
   UploadProxyCode,
-} from './error-codes.ts'
+} from './errors/error-codes.ts'
 export {
-  type ErrorKind,
   type PermissionReason,
   ServiceApiError,
-  type ServiceApiErrorInit,
   type ServiceArea,
   ServiceAuthenticationError,
   ServiceConflictError,
   ServiceConnectionError,
   ServiceError,
   type ServiceErrorJSON,
-  type ServiceErrorOptions,
   ServiceInvalidRequestError,
   ServiceNotFoundError,
   ServicePermissionError,
@@ -42,24 +39,22 @@ export {
   ServiceTimeoutError,
   ServiceValidationError,
   UploadError,
-  type UploadErrorInit,
   type ValidationIssue,
-} from './errors.ts'
+} from './errors/errors.ts'
 export type {
   components as ServiceComponents,
   paths as ServicePaths,
   webhooks as ServiceWebhooks,
 } from './generated/openapi.ts'
-export type { Instrumentation, SpanAttributes, SpanHandle, SpanOptions, SpanRole } from './instrumentation.ts'
-export { parseJson, parseJsonWithBigInts, stringifyJson } from './json.ts'
+export { parseServiceJson, stringifyServiceJson } from './json/service-json.ts'
 export { MAX_EXPIRY_HOURS, MAX_MATERIALS_PER_SAVE } from './limits.ts'
-export { type Logger, silentLogger } from './logger.ts'
-export type { RawClient } from './raw-client.ts'
-export type { ResponseInfo } from './request.ts'
-export type { RetryOptions } from './retry.ts'
-export * from './schemas/index.ts'
-export { parseServiceJson, stringifyServiceJson } from './service-json.ts'
-export type { CallOptions, ClientOptions } from './transport.ts'
+export type { Logger } from './logging/logger.ts'
+export type { Instrumentation } from './tracing/instrumentation.ts'
+export type { OpenToken } from './transport/areas.ts'
+export type { RawClient } from './transport/raw-client.ts'
+export type { ResponseInfo } from './transport/request.ts'
+export type { RetryOptions } from './transport/retry.ts'
+export type { CallOptions, ClientOptions } from './transport/transport.ts'
+export { type WithResponse, withResponse } from './transport/with-response.ts'
 export type * from './types.ts'
 export { VERSION } from './version.ts'
-export { type WithResponse, withResponse } from './with-response.ts'

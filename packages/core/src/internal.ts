@@ -4,6 +4,34 @@
  * `@service-sdk/core` instead.
  * @packageDocumentation
  */
+
+// Construction details of the public error classes: what the SDK's packages pass to make one.
+export type {
+  ErrorKind,
+  ServiceApiErrorInit,
+  ServiceErrorOptions,
+  UploadErrorInit,
+} from './errors/errors.ts'
+export { checkId, NOT_AN_ID } from './json/id-check.ts'
+// The plain JSON helpers under the public codec (`parseServiceJson`, `stringifyServiceJson`).
+export { parseJson, parseJsonWithBigInts, stringifyJson } from './json/json.ts'
+export { redactingLogger, silentLogger } from './logging/logger.ts'
+export { createRedactor, REDACTED, type Redactor } from './logging/redact.ts'
+export {
+  type ForgeryVerdict,
+  forgeryVerdict,
+  type OriginAllowed,
+  originCheck,
+} from './origin/request-origin.ts'
+export {
+  errorType,
+  type Instrumentation,
+  type SpanAttributes,
+  type SpanHandle,
+  type SpanOptions,
+  type SpanRole,
+  startSpan,
+} from './tracing/instrumentation.ts'
 export {
   createOpenTransport,
   createSubscriptionTransport,
@@ -11,7 +39,7 @@ export {
   type OpenTransportOptions,
   type SubscriptionTransportOptions,
   type TeamTransportOptions,
-} from './areas.ts'
+} from './transport/areas.ts'
 export {
   type EnvelopeContext,
   type ErrorHints,
@@ -21,20 +49,7 @@ export {
   type OpenUnwrapOptions,
   unwrapOpen,
   unwrapTeam,
-} from './envelope.ts'
-export { checkId, NOT_AN_ID } from './id-check.ts'
-export {
-  errorType,
-  type Instrumentation,
-  type SpanAttributes,
-  type SpanHandle,
-  type SpanRole,
-  startSpan,
-} from './instrumentation.ts'
-// Public in `@service-sdk/core`; listed here too so that the build puts them in a chunk of their
-// own rather than in the schemas' (a client importing a limit must not load zod).
-export { MAX_EXPIRY_HOURS, MAX_MATERIALS_PER_SAVE } from './limits.ts'
-export { redactingLogger } from './logger.ts'
+} from './transport/envelope.ts'
 export {
   expandPath,
   type Operation,
@@ -42,9 +57,8 @@ export {
   type PathParams,
   type PathWith,
   type Verb,
-} from './operation.ts'
-export { createRawClient } from './raw-client.ts'
-export { createRedactor, REDACTED, type Redactor } from './redact.ts'
+} from './transport/operation.ts'
+export { createRawClient } from './transport/raw-client.ts'
 export {
   type AttemptSpec,
   type Clock,
@@ -52,20 +66,20 @@ export {
   type RawResponse,
   type RequestContext,
   systemClock,
-} from './request.ts'
+} from './transport/request.ts'
 export {
-  type ForgeryVerdict,
-  forgeryVerdict,
-  type OriginAllowed,
-  originCheck,
-} from './request-origin.ts'
-export { backoffDelay, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, resolveRetry } from './retry.ts'
-export { abortable, sleep } from './sleep.ts'
+  backoffDelay,
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  type RetryPolicy,
+  resolveRetry,
+} from './transport/retry.ts'
+export { abortable, sleep } from './transport/sleep.ts'
 export {
   createTransport,
   DEFAULT_TIMEOUT_MS,
   type SendSpec,
   type Transport,
   type TransportInit,
-} from './transport.ts'
+} from './transport/transport.ts'
 export { parseInput } from './validate.ts'

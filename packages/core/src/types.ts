@@ -1,21 +1,19 @@
 import type { z } from 'zod'
-import type { components } from './generated/openapi.ts'
 import type {
-  createMemberInputSchema,
   eventSubscribeInputSchema,
   folderSubscribeInputSchema,
   idSchema,
-  impersonationRequestSchema,
-  inviteMemberInputSchema,
   METADATA_CHANGE_TYPES,
   materialInputSchema,
   materialSaveInputSchema,
 } from './schemas/index.ts'
+import type { Schemas } from './schemas/request-types.ts'
 
-// Friendly names for the types generated from spec/openapi.yaml. They describe the SDK's view of
-// the wire: every id is a string of decimal digits.
-/** Every schema of `spec/openapi.yaml`, as generated (ids as decimal strings). */
-export type Schemas = components['schemas']
+// Friendly names for the types generated from spec/openapi.yaml that a caller of the clients
+// names: resources, events and what the methods accept. They describe the SDK's view of the wire:
+// every id is a string of decimal digits. The request bodies as sent are in
+// `@service-sdk/core/schemas` (schemas/request-types.ts), beside the schemas that make them, and
+// so is `Schemas`, every schema of the spec.
 
 /** A 64-bit id as a string of decimal digits (on the wire: a JSON integer, often beyond 2^53). */
 export type Id = Schemas['Id']
@@ -24,10 +22,6 @@ export type Id = Schemas['Id']
 export type TeamMember = Schemas['TeamMember']
 export type CreatedMember = Schemas['CreatedMember']
 export type Impersonation = Schemas['Impersonation']
-export type CreateMemberInput = Schemas['CreateMemberInput']
-export type InviteMemberInput = Schemas['InviteMemberInput']
-/** The impersonation request body on the wire (the caller's options are team's `ImpersonateOptions`). */
-export type ImpersonationRequest = Schemas['ImpersonationRequest']
 
 // Area B
 export type OpenCode = Schemas['OpenCode']
@@ -35,13 +29,10 @@ export type UploadCredential = Schemas['UploadCredential']
 export type OrgSpace = Schemas['OrgSpace']
 export type RoleCode = Schemas['RoleCode']
 export type MaterialInput = Schemas['MaterialInput']
-export type MaterialSaveInput = Schemas['MaterialSaveInput']
 export type SavedMaterial = Schemas['SavedMaterial']
 export type SubscriptionOperation = Schemas['SubscriptionOperation']
 export type FolderEventType = Schemas['FolderEventType']
-export type FolderSubscribeRequest = Schemas['FolderSubscribeRequest']
 export type AssetEventType = Schemas['AssetEventType']
-export type EventSubscribeRequest = Schemas['EventSubscribeRequest']
 export type EventTypeEntry = Schemas['EventTypeEntry']
 
 // Folder-content callback
@@ -85,9 +76,6 @@ export type AssetEvent = Schemas['AssetEvent']
 
 /** An id as accepted from callers: decimal digits, a safe non-negative integer, or a bigint. */
 export type IdLike = z.input<typeof idSchema>
-export type CreateMemberParams = z.input<typeof createMemberInputSchema>
-export type InviteMemberParams = z.input<typeof inviteMemberInputSchema>
-export type ImpersonateParams = z.input<typeof impersonationRequestSchema>
 export type MaterialParams = z.input<typeof materialInputSchema>
 export type MaterialSaveParams = z.input<typeof materialSaveInputSchema>
 export type FolderSubscribeParams = z.input<typeof folderSubscribeInputSchema>

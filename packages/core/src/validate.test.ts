@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import * as zm from 'zod/mini'
-import { ServiceValidationError } from './errors.ts'
+import { ServiceValidationError } from './errors/errors.ts'
 import { parseInput } from './validate.ts'
 
 function thrown(run: () => unknown): ServiceValidationError {

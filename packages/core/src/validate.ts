@@ -1,5 +1,5 @@
 import type { $ZodType, output } from 'zod/v4/core'
-import { ServiceValidationError } from './errors.ts'
+import { ServiceValidationError } from './errors/errors.ts'
 
 /**
  * Check caller input against a schema before anything is sent; throws `ServiceValidationError`.

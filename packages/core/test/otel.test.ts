@@ -11,7 +11,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type Instrumentation, ServiceValidationError } from '../src/index.ts'
 import { createOpenTransport, operation } from '../src/internal.ts'
-import { otelInstrumentation } from '../src/otel.ts'
+import { otelInstrumentation } from '../src/tracing/otel.ts'
 
 const TOKEN = { type: 'Bearer', value: 'ot_fedcba9876543210' }
 const STS_SECRET = 'sts-secret-0123456789'

@@ -1,4 +1,5 @@
-import { materialSaveInputSchema, type SavedMaterial } from '@service-sdk/core'
+import type { SavedMaterial } from '@service-sdk/core'
+import { materialSaveInputSchema } from '@service-sdk/core/schemas'
 import { createFakeFetch, openSuccess } from '@service-sdk/core/testing'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { type OpenApi, saveUploaded } from './api.ts'

@@ -3,7 +3,6 @@ import {
   type EventSubscribeParams,
   type EventTypeEntry,
   type FolderSubscribeParams,
-  type MaterialSaveInput,
   type MaterialSaveParams,
   type OrgSpace,
   type SavedMaterial,
@@ -11,6 +10,7 @@ import {
   type UploadCredential,
 } from '@service-sdk/core'
 import { operation, type Transport } from '@service-sdk/core/internal'
+import type { MaterialSaveInput } from '@service-sdk/core/schemas'
 import { loadSchemas } from './load-schemas.ts'
 import {
   type MaterialSaveForm,

@@ -1,14 +1,7 @@
-import {
-  type CallOptions,
-  type ClientOptions,
-  MAX_MATERIALS_PER_SAVE,
-  type OpenToken,
-  type OrgSpace,
-  type RawClient,
-  ServiceValidationError,
-} from '@service-sdk/core'
+import { type ClientOptions, type OpenToken, ServiceValidationError } from '@service-sdk/core'
 import { createOpenTransport, createRawClient, createSubscriptionTransport } from '@service-sdk/core/internal'
-import { createOpenApi, type MaterialSaveForm, type OpenApi } from './api.ts'
+import { createOpenApi, type MaterialSaveForm } from './api.ts'
+import { assembleClient, maxMaterialsIssue, type OpenClient } from './client-assembly.ts'
 import {
   createProxiedOpenClient,
   type OpenProxyClientOptions,
@@ -16,8 +9,6 @@ import {
 } from './proxied-client.ts'
 import { stsAccess } from './upload/access/sts-access.ts'
 import type { UploadDefaults } from './upload/types.ts'
-import { createUploader, type Uploader } from './upload/uploader.ts'
-import { writableOrgs } from './write-rule.ts'
 
 export interface OpenClientOptions extends ClientOptions {
   /** `{open_url}` of the service. `undefined` (an unset environment variable) is refused with a `ServiceValidationError`. */
@@ -39,18 +30,6 @@ export interface OpenClientOptions extends ClientOptions {
   materialSaveForm?: MaterialSaveForm
   /** Defaults of `upload()` / `uploadMany()`, and how long STS credentials are reused. */
   uploads?: UploadDefaults
-}
-
-export interface OpenClient extends OpenApi, Uploader {
-  /** The team spaces the caller may upload into now (the write rule, `canWrite`). */
-  writableOrgs(options?: CallOptions): Promise<OrgSpace[]>
-  /**
-   * The typed escape hatch: an openapi-fetch client of the spec's paths
-   * (`open.raw.POST('/open-api/standard/call/service/org-info')`), with this client's token (the
-   * API key on `/api/service` paths), timeouts, retries and tracing, ids lossless both ways. For
-   * an endpoint the SDK does not wrap (yet), or the whole answer of one it does; see the README.
-   */
-  readonly raw: RawClient
 }
 
 /**
@@ -78,30 +57,23 @@ export function createOpenClient(
     materialSaveForm === 'top-level' || materialSaveForm === 'param'
       ? undefined
       : { path: 'materialSaveForm', message: "must be 'top-level' or 'param'" },
-    Number.isInteger(maxMaterialsPerSave) &&
-    maxMaterialsPerSave >= 1 &&
-    maxMaterialsPerSave <= MAX_MATERIALS_PER_SAVE
-      ? undefined
-      : { path: 'maxMaterialsPerSave', message: `must be an integer from 1 to ${MAX_MATERIALS_PER_SAVE}` },
+    maxMaterialsIssue(maxMaterialsPerSave),
   ].filter((issue) => issue !== undefined)
   if (issues.length > 0) throw new ServiceValidationError('open client options', issues)
   const open = createOpenTransport(common)
   const subscription = apiKey === undefined ? undefined : createSubscriptionTransport({ ...common, apiKey })
   const api = createOpenApi(open, subscription, { maxMaterialsPerSave, materialSaveForm })
-  const uploader = createUploader({
-    api,
-    access: stsAccess({
-      credentials: () => api.credentials(),
-      redact: open.redact,
-      instrumentation: options.instrumentation,
-    }),
-    logger: open.logger,
-    maxMaterialsPerSave,
-    defaults: uploads,
-    instrumentation: options.instrumentation,
-  })
+  const { instrumentation } = options
+  const credentials = () => api.credentials()
   return {
-    ...api,
+    ...assembleClient({
+      api,
+      access: stsAccess({ credentials, redact: open.redact, instrumentation }),
+      logger: open.logger,
+      maxMaterialsPerSave,
+      uploads,
+      instrumentation,
+    }),
     raw: createRawClient(options.openUrl as string, (path) => {
       if (!path.startsWith('/api/service/')) return open
       if (subscription) return subscription
@@ -109,9 +81,5 @@ export function createOpenClient(
         { path: 'apiKey', message: `is required for ${path} (the subscription endpoints)` },
       ])
     }),
-    writableOrgs: async (call) => writableOrgs(await api.orgs(call)),
-    upload: uploader.upload,
-    uploadMany: uploader.uploadMany,
-    cleanupUploads: uploader.cleanupUploads,
   }
 }

@@ -42,7 +42,8 @@ export {
   withResponse,
 } from '@service-sdk/core'
 export type { MaterialSaveForm, OpenApi } from './api.ts'
-export { createOpenClient, type OpenClient, type OpenClientOptions } from './client.ts'
+export { createOpenClient, type OpenClientOptions } from './client.ts'
+export type { OpenClient } from './client-assembly.ts'
 export {
   MaterialSaveError,
   type NotWritableReason,

@@ -1,12 +1,12 @@
 import {
   type CallOptions,
   type MaterialInput,
-  type MaterialSaveInput,
   type MaterialSaveParams,
   type SavedMaterial,
   ServiceResponseError,
 } from '@service-sdk/core'
 import { type ErrorHints, operation, parseInput, type Transport } from '@service-sdk/core/internal'
+import type { MaterialSaveInput } from '@service-sdk/core/schemas'
 import { MaterialSaveError } from './errors.ts'
 import { loadSchemas } from './load-schemas.ts'
 import { materialSaveOrgId } from './org-id.ts'

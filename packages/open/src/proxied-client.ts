@@ -6,11 +6,9 @@ import {
 } from '@service-sdk/core'
 import { createTransport } from '@service-sdk/core/internal'
 import { createOpenApi } from './api.ts'
-import type { OpenClient } from './client.ts'
+import { assembleClient, maxMaterialsIssue, type OpenClient } from './client-assembly.ts'
 import { proxyAccess } from './upload/access/proxy-access.ts'
 import type { UploadDefaults } from './upload/types.ts'
-import { createUploader } from './upload/uploader.ts'
-import { writableOrgs } from './write-rule.ts'
 
 /** Headers sent to the upload proxy with each call: fixed, or computed per call (a fresh session token). */
 export type ProxyHeaders = HeadersInit | (() => HeadersInit | Promise<HeadersInit>)
@@ -52,12 +50,8 @@ function check(options: OpenProxyClientOptions): void {
   if (typeof options.proxyUrl !== 'string' || options.proxyUrl.trim() === '') {
     issues.push({ path: 'proxyUrl', message: 'must be the URL the upload proxy is mounted at' })
   }
-  if (!Number.isInteger(max) || max < 1 || max > MAX_MATERIALS_PER_SAVE) {
-    issues.push({
-      path: 'maxMaterialsPerSave',
-      message: `must be an integer from 1 to ${MAX_MATERIALS_PER_SAVE}`,
-    })
-  }
+  const maxIssue = maxMaterialsIssue(max)
+  if (maxIssue) issues.push(maxIssue)
   if (issues.length > 0) throw new ServiceValidationError('open client options', issues)
 }
 
@@ -122,20 +116,14 @@ export function createProxiedOpenClient(options: OpenProxyClientOptions): Proxie
     client: 'open-proxy',
     fetch: proxyFetch(options),
   })
-  const full = createOpenApi(transport, undefined, { maxMaterialsPerSave, materialSaveForm: 'top-level' })
-  const { folders: _folders, events: _events, credentials: _sts, ...api } = full
-  const uploader = createUploader({
-    api: full,
+  // What stays on the server is left out: the subscriptions, and credentials (the proxy signs).
+  const { folders, events, credentials, ...client } = assembleClient({
+    api: createOpenApi(transport, undefined, { maxMaterialsPerSave, materialSaveForm: 'top-level' }),
     access: proxyAccess(transport),
     logger: transport.logger,
     maxMaterialsPerSave,
-    defaults: uploads,
+    uploads,
+    instrumentation: options.instrumentation,
   })
-  return {
-    ...api,
-    writableOrgs: async (call) => writableOrgs(await api.orgs(call)),
-    upload: uploader.upload,
-    uploadMany: uploader.uploadMany,
-    cleanupUploads: uploader.cleanupUploads,
-  }
+  return client
 }

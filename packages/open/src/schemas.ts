@@ -1,7 +1,7 @@
 // The zod schemas the open client checks input (and, with validateResponses, answers) against.
 // Imported on the first call that needs them (`loadSchemas`), so that a browser page importing
 // the client does not download zod up front (packages/open/test/browser-size.test.ts).
-import { eventTypeEntrySchema } from '@service-sdk/core'
+import { eventTypeEntrySchema } from '@service-sdk/core/schemas'
 import { z } from 'zod'
 
 export {
@@ -11,7 +11,7 @@ export {
   materialSaveResultSchema,
   orgInfoResultSchema,
   uploadCredentialSchema,
-} from '@service-sdk/core'
+} from '@service-sdk/core/schemas'
 
 export const eventTypeListSchema = z.array(eventTypeEntrySchema)
 

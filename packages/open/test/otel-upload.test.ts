@@ -8,6 +8,7 @@ import { otelInstrumentation } from '@service-sdk/core/otel'
 import { type RunningSimulator, startSimulator } from '@service-sdk/simulator'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createOpenClient } from '../src/index.ts'
+import { createUploadProxy } from '../src/proxy/index.ts'
 import { KiB, MiB, testBytes } from './upload/helpers.ts'
 
 let sim: RunningSimulator
@@ -122,5 +123,26 @@ describe('upload spans', () => {
     await batch.done()
     const uploads = exporter.getFinishedSpans().filter((s) => s.name === 'service.upload')
     expect(uploads.map((s) => s.attributes['upload.bytes']).sort()).toEqual([1, 2])
+  })
+
+  test('a client through the upload proxy traces its uploads the same way', async () => {
+    const proxy = createUploadProxy({
+      openUrl: sim.urls.open,
+      token: sim.credentials.openToken,
+      authorize: () => ({ id: 'traced-user' }),
+    })
+    const open = createOpenClient({
+      proxyUrl: 'http://app.test/api/upload',
+      fetch: async (input, init) => proxy(new Request(input, init)),
+      instrumentation: otelInstrumentation(),
+    })
+    await open.upload(Buffer.from('through the proxy'), { name: 'proxied', extension: 'txt' }).done()
+    const spans = exporter.getFinishedSpans()
+    const uploads = spans.filter((s) => s.name === 'service.upload')
+    expect(uploads).toHaveLength(1)
+    expect(uploads[0]?.attributes).toMatchObject({ 'upload.bytes': 17, 'upload.phase': 'done' })
+    // The calls to the proxy made for the upload are its children.
+    const children = spans.filter((s) => s.parentSpanContext?.spanId === uploads[0]?.spanContext().spanId)
+    expect(children.some((s) => s.name.includes('material'))).toBe(true)
   })
 })

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { stringifyJson } from '@service-sdk/core/internal'
 import {
   createMemberInputSchema,
   eventSubscribeRequestSchema,
@@ -6,8 +7,7 @@ import {
   impersonationRequestSchema,
   inviteMemberInputSchema,
   materialSaveRequestSchema,
-  stringifyJson,
-} from '@service-sdk/core'
+} from '@service-sdk/core/schemas'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type RunningSimulator, startSimulator } from '../src/index.ts'
 import { spec, specAccepts } from './spec-validator.ts'

@@ -2,20 +2,22 @@ import {
   type CallOptions,
   type ClientOptions,
   type CreatedMember,
-  createdMemberSchema,
-  createMemberInputSchema,
   type Id,
   type Impersonation,
+  type RawClient,
+  ServiceValidationError,
+  type TeamMember,
+} from '@service-sdk/core'
+import { createRawClient, createTeamTransport, operation, parseInput } from '@service-sdk/core/internal'
+import {
+  createdMemberSchema,
+  createMemberInputSchema,
   idSchema,
   impersonationRequestSchema,
   impersonationSchema,
   inviteMemberInputSchema,
-  type RawClient,
-  ServiceValidationError,
-  type TeamMember,
   teamMemberSchema,
-} from '@service-sdk/core'
-import { createRawClient, createTeamTransport, operation, parseInput } from '@service-sdk/core/internal'
+} from '@service-sdk/core/schemas'
 import { z } from 'zod'
 import { checkCallbackUrl } from './callback-url.ts'
 

@@ -2,7 +2,7 @@
 // where the service sends them, enum values the SDK does not know, extra fields, ids beyond 2^53
 // as numbers or strings): each reaches its handler and onAny once, none is dead-lettered, and the
 // only warnings are about unknown enum values.
-import { stringifyJson } from '@service-sdk/core'
+import { stringifyJson } from '@service-sdk/core/internal'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { generateWebhookToken } from '../src/intake/token.ts'

@@ -21,7 +21,7 @@ export async function eventTypesFinding(key: ApiKeyCheck): Promise<Finding> {
     )
   }
   if (!key.types) return skip(CHECK, 'not checked: needs an accepted subscription API key (see api-key)')
-  const { ASSET_EVENT_TYPES } = await import('@service-sdk/core')
+  const { ASSET_EVENT_TYPES } = await import('@service-sdk/core/schemas')
   const offered = key.types.map((t) => t.code)
   const absent = ASSET_EVENT_TYPES.filter((code) => !offered.includes(code))
   const unknown = offered.filter((code) => !(ASSET_EVENT_TYPES as readonly string[]).includes(code))

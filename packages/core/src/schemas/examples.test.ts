@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { z } from 'zod'
-import { stringifyJson } from '../json.ts'
-import { parseServiceJson } from '../service-json.ts'
+import { stringifyJson } from '../json/json.ts'
+import { parseServiceJson } from '../json/service-json.ts'
 import * as S from './index.ts'
 
 // Every example in spec/openapi.yaml must parse with the zod schema of the component it

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { checkId, NOT_AN_ID } from '../id-check.ts'
+import { checkId, NOT_AN_ID } from '../json/id-check.ts'
 import { tolerance } from './tolerance.ts'
 
 /**

@@ -25,9 +25,9 @@ describe('area A', () => {
     expectTypeOf<T.Impersonation>().toExtend<Out<typeof S.impersonationSchema>>()
   })
   test('inputs', () => {
-    expectTypeOf<Out<typeof S.createMemberInputSchema>>().toEqualTypeOf<T.CreateMemberInput>()
-    expectTypeOf<Out<typeof S.inviteMemberInputSchema>>().toEqualTypeOf<T.InviteMemberInput>()
-    expectTypeOf<Out<typeof S.impersonationRequestSchema>>().toEqualTypeOf<T.ImpersonationRequest>()
+    expectTypeOf<Out<typeof S.createMemberInputSchema>>().toEqualTypeOf<S.CreateMemberInput>()
+    expectTypeOf<Out<typeof S.inviteMemberInputSchema>>().toEqualTypeOf<S.InviteMemberInput>()
+    expectTypeOf<Out<typeof S.impersonationRequestSchema>>().toEqualTypeOf<S.ImpersonationRequest>()
   })
 })
 
@@ -46,15 +46,15 @@ describe('area B', () => {
   })
   test('inputs and request bodies', () => {
     expectTypeOf<Out<typeof S.materialInputSchema>>().toEqualTypeOf<T.MaterialInput>()
-    expectTypeOf<Out<typeof S.materialSaveInputSchema>>().toEqualTypeOf<T.MaterialSaveInput>()
-    expectTypeOf<Out<typeof S.materialSaveRequestSchema>>().toEqualTypeOf<T.MaterialSaveInput>()
-    expectTypeOf<Out<typeof S.folderSubscribeRequestSchema>>().toEqualTypeOf<T.FolderSubscribeRequest>()
+    expectTypeOf<Out<typeof S.materialSaveInputSchema>>().toEqualTypeOf<S.MaterialSaveInput>()
+    expectTypeOf<Out<typeof S.materialSaveRequestSchema>>().toEqualTypeOf<S.MaterialSaveInput>()
+    expectTypeOf<Out<typeof S.folderSubscribeRequestSchema>>().toEqualTypeOf<S.FolderSubscribeRequest>()
     expectTypeOf<Out<typeof S.folderSubscribeInputSchema>>().toEqualTypeOf<
-      Omit<T.FolderSubscribeRequest, 'operation'>
+      Omit<S.FolderSubscribeRequest, 'operation'>
     >()
-    expectTypeOf<Out<typeof S.eventSubscribeRequestSchema>>().toEqualTypeOf<T.EventSubscribeRequest>()
+    expectTypeOf<Out<typeof S.eventSubscribeRequestSchema>>().toEqualTypeOf<S.EventSubscribeRequest>()
     expectTypeOf<Out<typeof S.eventSubscribeInputSchema>>().toEqualTypeOf<
-      Omit<T.EventSubscribeRequest, 'operation'>
+      Omit<S.EventSubscribeRequest, 'operation'>
     >()
     expectTypeOf<Out<typeof S.assetEventTypeSchema>>().toEqualTypeOf<T.AssetEventType>()
     expectTypeOf<(typeof S.ASSET_EVENT_TYPES)[number]>().toEqualTypeOf<T.AssetEventType>()
@@ -64,7 +64,7 @@ describe('area B', () => {
     expectTypeOf<T.MaterialSaveParams['orgId']>().toEqualTypeOf<string | number | bigint | undefined>()
     expectTypeOf<T.FolderSubscribeParams['folderIds']>().toEqualTypeOf<Array<string | number | bigint>>()
     // A value typed with the generated request type is valid input.
-    expectTypeOf<T.MaterialSaveInput>().toExtend<T.MaterialSaveParams>()
+    expectTypeOf<S.MaterialSaveInput>().toExtend<T.MaterialSaveParams>()
   })
 })
 

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../json.ts'
+import { stringifyJson } from '../json/json.ts'
 
 /** A JSON response; `bigint` values are written as raw integers (for 19-digit ids). */
 export function jsonResponse(body: unknown, init: ResponseInit = {}): Response {

@@ -1,11 +1,7 @@
-import {
-  type CallOptions,
-  materialSaveRequestSchema,
-  parseServiceJson,
-  type ValidationIssue,
-} from '@service-sdk/core'
+import { type CallOptions, parseServiceJson, type ValidationIssue } from '@service-sdk/core'
 import { parseInput } from '@service-sdk/core/internal'
-import type { OpenClient } from '../client.ts'
+import { materialSaveRequestSchema } from '@service-sdk/core/schemas'
+import type { OpenClient } from '../client-assembly.ts'
 import { materialSaveOrgId } from '../org-id.ts'
 import type { CallerDirs } from './caller-dir.ts'
 import type { ProxyCredentials } from './credentials.ts'

@@ -1,9 +1,8 @@
 import type { UploadedAsset, UploadProgress, UploadSource } from '@service-sdk/open'
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
-import { useOpenClient } from '../client.tsx'
-import { UploadQueue } from './queue.ts'
-import { toSettings, type UploadHookOptions } from './settings.ts'
+import { useMemo } from 'react'
+import type { UploadHookOptions } from './settings.ts'
 import type { UploadFileOptions, UploadItem } from './types.ts'
+import { useUploadQueue } from './use-uploads.ts'
 
 /** Options of {@link useUpload}: the hook's own, and upload options for the file. */
 export interface UseUploadOptions extends UploadHookOptions {}
@@ -71,18 +70,8 @@ export interface SingleUploadActions {
  * StrictMode's simulated unmount). Throws a `ServiceValidationError` for bad options.
  */
 export function useUpload(options: UseUploadOptions = {}): SingleUpload {
-  const client = useOpenClient(options.client)
-  const settings = toSettings(options, client, 1)
-  const [queue] = useState(() => new UploadQueue(settings))
-  queue.settings = settings
-
-  useEffect(() => {
-    queue.mount()
-    return () => queue.unmount()
-  }, [queue])
-
-  const { items } = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot)
-  const item = items.at(-1)
+  const { queue, snapshot } = useUploadQueue(options, 1)
+  const item = snapshot.items.at(-1)
   // The queue holds the current upload only (start() removes the one before), so the actions
   // without an id apply to it.
   const actions = useMemo(() => {

@@ -52,19 +52,7 @@ export interface Uploads {
  */
 export function useUploads(options: UseUploadsOptions = {}): Uploads {
   const { concurrency = HOOK_DEFAULTS.concurrency, ...rest } = options
-  const client = useOpenClient(options.client)
-  const settings = toSettings(rest, client, concurrency)
-  const [queue] = useState(() => new UploadQueue(settings))
-  queue.settings = settings
-
-  useEffect(() => {
-    queue.mount()
-    return () => queue.unmount()
-  }, [queue])
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a higher concurrency may start queued uploads.
-  useEffect(() => queue.pump(), [queue, concurrency])
-
-  const snapshot = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot)
+  const { queue, snapshot } = useUploadQueue(rest, concurrency)
   const actions = useMemo(
     () => ({
       add: (sources: UploadSources, options?: UploadFileOptions) => queue.add(sources, options),
@@ -79,4 +67,26 @@ export function useUploads(options: UseUploadsOptions = {}): Uploads {
     [queue],
   )
   return { items: snapshot.items, summary: snapshot.summary, resumable: snapshot.resumable, ...actions }
+}
+
+/**
+ * The upload queue of a component, for both hooks (`useUpload` is this queue with one upload at a
+ * time): made once, its settings renewed each render, started and stopped with the component,
+ * and its state read as React state.
+ */
+export function useUploadQueue(options: UploadHookOptions, concurrency: number) {
+  const client = useOpenClient(options.client)
+  const settings = toSettings(options, client, concurrency)
+  const [queue] = useState(() => new UploadQueue(settings))
+  queue.settings = settings
+
+  useEffect(() => {
+    queue.mount()
+    return () => queue.unmount()
+  }, [queue])
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a higher concurrency may start queued uploads.
+  useEffect(() => queue.pump(), [queue, concurrency])
+
+  const snapshot = useSyncExternalStore(queue.subscribe, queue.getSnapshot, queue.getSnapshot)
+  return { queue, snapshot }
 }

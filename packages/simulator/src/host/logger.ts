@@ -1,4 +1,5 @@
-import { type Logger, silentLogger } from '@service-sdk/core'
+import type { Logger } from '@service-sdk/core'
+import { silentLogger } from '@service-sdk/core/internal'
 
 /**
  * The SDK's `Logger` for the simulator's own failures (a route that crashed, a delivery given up).

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { stringifyJson } from '@service-sdk/core'
+import { stringifyJson } from '@service-sdk/core/internal'
 import { OPEN_CODE, type SimErrorKind, TEAM_STATUS } from './sim-error.ts'
 
 /** A JSON response written with `stringifyJson`, so bigint ids go out as raw integers with every digit. */

@@ -1,4 +1,4 @@
-import { parseJsonWithBigInts } from '@service-sdk/core'
+import { parseJsonWithBigInts } from '@service-sdk/core/internal'
 import { SimError } from './sim-error.ts'
 
 const MAX_BODY = 1024 * 1024

@@ -1,4 +1,4 @@
-import { FOLDER_CONTENT_UPDATE } from '@service-sdk/core'
+import { FOLDER_CONTENT_UPDATE } from '@service-sdk/core/schemas'
 import { Hono } from 'hono'
 import { openError, openOk } from '../http/envelopes.ts'
 import { readJson } from '../http/request-body.ts'

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { silentLogger } from '@service-sdk/core'
+import { silentLogger } from '@service-sdk/core/internal'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReceiver, type TestReceiver } from '../../test/support/receiver.ts'

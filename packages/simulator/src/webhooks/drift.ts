@@ -1,4 +1,4 @@
-import type { FOLDER_CONTENT_UPDATE } from '@service-sdk/core'
+import type { FOLDER_CONTENT_UPDATE } from '@service-sdk/core/schemas'
 import type { AssetEventCode } from '../open/event-types.ts'
 
 /**

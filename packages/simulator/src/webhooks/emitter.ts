@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { FOLDER_CONTENT_UPDATE } from '@service-sdk/core'
+import { FOLDER_CONTENT_UPDATE } from '@service-sdk/core/schemas'
 import type { SimContext } from '../model/context.ts'
 import type { Id, Material, SpaceKey } from '../model/state.ts'
 import type { AssetEventCode } from '../open/event-types.ts'

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { assetEventSchema, folderContentCallbackSchema, parseServiceJson } from '@service-sdk/core'
+import { parseServiceJson } from '@service-sdk/core'
+import { assetEventSchema, folderContentCallbackSchema } from '@service-sdk/core/schemas'
 
 /** How the receiver answers one request: an HTTP status, never (hang), or by dropping the connection. */
 export type Answer = number | 'hang' | 'reset'

@@ -1,5 +1,6 @@
-import type { KnownMetadataChangePayload, OpenEnum } from '@service-sdk/core'
-import { isKnownChangeType } from '@service-sdk/core'
+import type { KnownMetadataChangePayload } from '@service-sdk/core'
+import type { OpenEnum } from '@service-sdk/core/schemas'
+import { isKnownChangeType } from '@service-sdk/core/schemas'
 import { describe, expectTypeOf, test } from 'vitest'
 import type { WebhookHandlers } from '../receiver/processor.ts'
 import type { HandlerContext, WebhookReceiver } from '../receiver/receiver.ts'

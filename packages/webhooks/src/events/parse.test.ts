@@ -1,4 +1,4 @@
-import { isKnownChangeType, type OpenEnum } from '@service-sdk/core'
+import { isKnownChangeType, type OpenEnum } from '@service-sdk/core/schemas'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import * as S from '../../test/samples.ts'
 import { WebhookError } from '../errors.ts'

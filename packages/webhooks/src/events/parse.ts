@@ -7,7 +7,7 @@ import {
   materialInboundCompletedEventSchema,
   materialMetadataUpdatedEventSchema,
   materialVersionChangedEventSchema,
-} from '@service-sdk/core'
+} from '@service-sdk/core/schemas'
 import { WebhookError } from '../errors.ts'
 import { decodeBody } from './decode.ts'
 import { eventObjectField } from './event-object.ts'

@@ -1,4 +1,4 @@
-import { OPEN_ENUM_FIELDS } from '@service-sdk/core'
+import { OPEN_ENUM_FIELDS } from '@service-sdk/core/schemas'
 
 /**
  * Where a delivered event differs from what this SDK knows of the service: a value it does not

@@ -1,3 +1,10 @@
+// Hand-written rather than the `image-size` package, for the first upload's weight in browsers
+// (this file is in the upload engine's chunk): minified with rolldown, this sniffer is 1,513 bytes
+// (788 gzip, 714 brotli); image-size 2.1.0's `imageSize` is 13,303 (5,292 gzip, 4,824 brotli),
+// and its PNG, GIF, BMP, WebP and JPEG handlers alone 2,948 (1,433 gzip, 1,329 brotli). Besides,
+// image-size throws for a JPEG whose frame header lies beyond the 64 KiB head read here ("Corrupt
+// JPG, exceeded buffer limits") and for any other file, where an upload only needs "no size".
+
 /** Bytes read from the start of a file to find its dimensions. */
 export const IMAGE_HEAD_BYTES = 64 * 1024
 

@@ -1,4 +1,4 @@
-import { silentLogger } from '@service-sdk/core'
+import { silentLogger } from '@service-sdk/core/internal'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { schemaIssues, startReceiver, type TestReceiver } from '../../../test/support/receiver.ts'
 import { seededRandom } from '../../control/faults.ts'

@@ -1,5 +1,5 @@
-import { type Logger, stringifyJson } from '@service-sdk/core'
-import { backoffDelay, sleep } from '@service-sdk/core/internal'
+import type { Logger } from '@service-sdk/core'
+import { backoffDelay, sleep, stringifyJson } from '@service-sdk/core/internal'
 import type { DeliveryHandler } from '../../testing/deliver.ts'
 import { originOf, sendAttempt } from './delivery-attempt.ts'
 import { derange, varyFolderBody } from './delivery-faults.ts'

@@ -1,4 +1,4 @@
-import { stringifyJson } from '@service-sdk/core'
+import { stringifyJson } from '@service-sdk/core/internal'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'

@@ -1,4 +1,4 @@
-import { type Tolerance, tolerance } from '@service-sdk/core'
+import { type Tolerance, tolerance } from '@service-sdk/core/schemas'
 import {
   array,
   boolean,

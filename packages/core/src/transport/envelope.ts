@@ -11,11 +11,11 @@ import {
   ServiceRateLimitError,
   ServiceResponseError,
   ServiceServerError,
-} from './errors.ts'
-import type { Redactor } from './redact.ts'
+} from '../errors/errors.ts'
+import { parseServiceJson } from '../json/service-json.ts'
+import type { Redactor } from '../logging/redact.ts'
 import type { RawResponse } from './request.ts'
 import { parseRetryAfter } from './retry.ts'
-import { parseServiceJson } from './service-json.ts'
 
 /** Codes the open area has been seen to use for success (docs/service/envelopes.md). */
 const OPEN_SUCCESS = new Set<unknown>(['0', 0, '200', 200])

@@ -1,5 +1,5 @@
-import { ServiceValidationError } from './errors.ts'
-import type { paths } from './generated/openapi.ts'
+import { ServiceValidationError } from '../errors/errors.ts'
+import type { paths } from '../generated/openapi.ts'
 
 /** The HTTP methods the spec's operations use. */
 export type Verb = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'

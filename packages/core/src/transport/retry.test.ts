@@ -5,7 +5,7 @@ import {
   ServiceRateLimitError,
   ServiceServerError,
   ServiceTimeoutError,
-} from './errors.ts'
+} from '../errors/errors.ts'
 import { backoffDelay, DEFAULT_RETRY, isRetryableFor, parseRetryAfter, resolveRetry } from './retry.ts'
 
 const api = {

@@ -1,7 +1,7 @@
-import { crossOrigin, likelyCors } from './cross-origin.ts'
+import { parseServiceJson } from '../json/service-json.ts'
+import { crossOrigin, likelyCors } from '../origin/cross-origin.ts'
 import { unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
 import { execute, type RawResponse } from './request.ts'
-import { parseServiceJson } from './service-json.ts'
 import type { TransportState } from './transport.ts'
 
 /** Methods whose repeat has the effect of one request: retried on any transient failure. */

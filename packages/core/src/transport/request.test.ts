@@ -5,9 +5,9 @@ import {
   ServiceRateLimitError,
   ServiceServerError,
   ServiceTimeoutError,
-} from './errors.ts'
-import { type Logger, silentLogger } from './logger.ts'
-import { createRedactor } from './redact.ts'
+} from '../errors/errors.ts'
+import { type Logger, silentLogger } from '../logging/logger.ts'
+import { createRedactor } from '../logging/redact.ts'
 import { type AttemptSpec, type Clock, execute, type RawResponse, type RequestContext } from './request.ts'
 import { resolveRetry } from './retry.ts'
 

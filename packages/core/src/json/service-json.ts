@@ -1,4 +1,4 @@
-import { ID_KEYS, INTEGER_ID_KEYS } from './generated/ids.ts'
+import { ID_KEYS, INTEGER_ID_KEYS } from '../generated/ids.ts'
 import { parseJson, stringifyJson } from './json.ts'
 
 // Every id in the SDK is a string of decimal digits (`Id` in types.ts). The service's ids are

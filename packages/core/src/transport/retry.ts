@@ -3,7 +3,7 @@ import {
   ServiceConnectionError,
   ServiceRateLimitError,
   ServiceTimeoutError,
-} from './errors.ts'
+} from '../errors/errors.ts'
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 2 (three attempts in all). */

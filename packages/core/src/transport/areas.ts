@@ -1,4 +1,4 @@
-import { ServiceValidationError, type ValidationIssue } from './errors.ts'
+import { ServiceValidationError, type ValidationIssue } from '../errors/errors.ts'
 import { type ClientOptions, createTransport, type Transport, type TransportInit } from './transport.ts'
 
 /** Internal: lets tests drive the transport with a fake clock. */

@@ -1,6 +1,6 @@
 import type { Client, Middleware } from 'openapi-fetch'
-import type { paths } from './generated/openapi.ts'
-import { stringifyServiceJson } from './service-json.ts'
+import type { paths } from '../generated/openapi.ts'
+import { stringifyServiceJson } from '../json/service-json.ts'
 import type { Transport } from './transport.ts'
 
 /**

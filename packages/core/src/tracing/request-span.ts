@@ -1,5 +1,5 @@
+import type { RequestContext, ResponseInfo } from '../transport/request.ts'
 import { errorType, type SpanHandle, startSpan } from './instrumentation.ts'
-import type { RequestContext, ResponseInfo } from './request.ts'
 
 /** The span of one client call, retries included: what `execute` tells it, in one place. */
 export interface RequestSpan {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
+import type { Logger } from '../logging/logger.ts'
+import { createFakeFetch, openFailure, openSuccess } from '../testing/index.ts'
 import { createOpenTransport } from './areas.ts'
-import type { Logger } from './logger.ts'
 import { operation } from './operation.ts'
 import type { Clock, ResponseInfo } from './request.ts'
-import { createFakeFetch, openFailure, openSuccess } from './testing/index.ts'
 import { withResponse } from './with-response.ts'
 
 const instant: Clock = { now: () => 0, random: () => 0, sleep: async () => {} }

@@ -1,12 +1,14 @@
 import type { z } from 'zod'
-import { crossOrigin, likelyCors } from './cross-origin.ts'
+import { type ServiceArea, ServiceResponseError } from '../errors/errors.ts'
+import { stringifyServiceJson } from '../json/service-json.ts'
+import { type Logger, redactingLogger } from '../logging/logger.ts'
+import { createRedactor, type Redactor } from '../logging/redact.ts'
+import { crossOrigin, likelyCors } from '../origin/cross-origin.ts'
+import type { Instrumentation } from '../tracing/instrumentation.ts'
+import { VERSION } from '../version.ts'
 import { type ErrorHints, type Unwrapped, unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
-import { type ServiceArea, ServiceResponseError } from './errors.ts'
-import type { Instrumentation } from './instrumentation.ts'
-import { type Logger, redactingLogger } from './logger.ts'
 import { expandPath, type Operation } from './operation.ts'
 import { sendRaw } from './raw-send.ts'
-import { createRedactor, type Redactor } from './redact.ts'
 import {
   type Clock,
   execute,
@@ -16,8 +18,6 @@ import {
   systemClock,
 } from './request.ts'
 import { type RetryOptions, resolveRetry } from './retry.ts'
-import { stringifyServiceJson } from './service-json.ts'
-import { VERSION } from './version.ts'
 
 /** Options every client accepts. Defaults are documented in each client's README. */
 export interface ClientOptions {

@@ -16,7 +16,8 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api'
-import { ServiceValidationError } from './errors.ts'
+import { ServiceValidationError } from '../errors/errors.ts'
+import { VERSION } from '../version.ts'
 import {
   errorType,
   type Instrumentation,
@@ -24,7 +25,6 @@ import {
   type SpanHandle,
   type SpanRole,
 } from './instrumentation.ts'
-import { VERSION } from './version.ts'
 
 export type { Instrumentation, SpanAttributes, SpanHandle, SpanOptions, SpanRole } from './instrumentation.ts'
 

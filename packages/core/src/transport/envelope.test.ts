@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest'
-import { type EnvelopeContext, unwrapOpen, unwrapTeam } from './envelope.ts'
 import {
   ServiceApiError,
   ServiceAuthenticationError,
@@ -10,8 +9,9 @@ import {
   ServiceRateLimitError,
   ServiceResponseError,
   ServiceServerError,
-} from './errors.ts'
-import { createRedactor } from './redact.ts'
+} from '../errors/errors.ts'
+import { createRedactor } from '../logging/redact.ts'
+import { type EnvelopeContext, unwrapOpen, unwrapTeam } from './envelope.ts'
 import type { RawResponse } from './request.ts'
 
 const team: EnvelopeContext = {

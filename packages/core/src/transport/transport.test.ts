@@ -1,7 +1,6 @@
 import { inspect } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { createOpenTransport, createSubscriptionTransport, createTeamTransport } from './areas.ts'
 import {
   ServiceConnectionError,
   ServiceError,
@@ -9,10 +8,8 @@ import {
   ServiceServerError,
   ServiceTimeoutError,
   ServiceValidationError,
-} from './errors.ts'
-import type { Logger } from './logger.ts'
-import { operation } from './operation.ts'
-import type { Clock } from './request.ts'
+} from '../errors/errors.ts'
+import type { Logger } from '../logging/logger.ts'
 import {
   createFakeFetch,
   jsonResponse,
@@ -20,7 +17,10 @@ import {
   openSuccess,
   teamFailure,
   teamSuccess,
-} from './testing/index.ts'
+} from '../testing/index.ts'
+import { createOpenTransport, createSubscriptionTransport, createTeamTransport } from './areas.ts'
+import { operation } from './operation.ts'
+import type { Clock } from './request.ts'
 
 const API_KEY = 'team_sk_0123456789abcdef'
 const TOKEN = { type: 'Bearer', value: 'ot_fedcba9876543210' }

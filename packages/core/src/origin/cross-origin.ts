@@ -1,4 +1,4 @@
-import { ServiceConnectionError } from './errors.ts'
+import { ServiceConnectionError } from '../errors/errors.ts'
 
 /**
  * From a browser page, the page's origin and `url`'s when they differ; undefined elsewhere. Trace

@@ -4,11 +4,11 @@ import {
   ServiceConnectionError,
   ServiceError,
   ServiceTimeoutError,
-} from './errors.ts'
-import type { Instrumentation } from './instrumentation.ts'
-import type { Logger } from './logger.ts'
-import type { Redactor } from './redact.ts'
-import { type RequestSpan, requestSpan } from './request-span.ts'
+} from '../errors/errors.ts'
+import type { Logger } from '../logging/logger.ts'
+import type { Redactor } from '../logging/redact.ts'
+import type { Instrumentation } from '../tracing/instrumentation.ts'
+import { type RequestSpan, requestSpan } from '../tracing/request-span.ts'
 import { backoffDelay, isRetryableFor, type RetryPolicy } from './retry.ts'
 import { sleep } from './sleep.ts'
 
