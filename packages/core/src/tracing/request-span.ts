@@ -1,4 +1,4 @@
-import type { RequestContext, ResponseInfo } from '../transport/request.ts'
+import type { RequestContext, ResponseInfo } from '../transport/context.ts'
 import { errorType, type SpanHandle, startSpan } from './instrumentation.ts'
 
 /** The span of one client call, retries included: what `execute` tells it, in one place. */

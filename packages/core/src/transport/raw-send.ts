@@ -1,8 +1,9 @@
+import type { ServiceArea } from '../errors/errors.ts'
 import { parseServiceJson } from '../json/service-json.ts'
 import { crossOrigin, likelyCors } from '../origin/cross-origin.ts'
+import type { RequestContext, ResponseInfo } from './context.ts'
 import { unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
 import { execute, type RawResponse } from './request.ts'
-import type { TransportState } from './transport.ts'
 
 /** Methods whose repeat has the effect of one request: retried on any transient failure. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
@@ -21,7 +22,15 @@ class LosslessResponse extends Response {
  * is read as the wrapped calls read it, so a failure (an HTTP error, or an open-area code in a 200
  * answer) is thrown as its typed error; a success is returned whole, envelope included.
  */
-export async function sendRaw(state: TransportState, request: Request, template?: string): Promise<Response> {
+/** What a raw request shares with its transport's wrapped calls (a `TransportState` is one). */
+export interface RawSendState {
+  init: { area: ServiceArea; onResponse?: ((info: ResponseInfo) => void) | undefined }
+  ctx: RequestContext
+  headers: Readonly<Record<string, string>>
+  fetch: typeof globalThis.fetch
+}
+
+export async function sendRaw(state: RawSendState, request: Request, template?: string): Promise<Response> {
   const url = request.url
   const { pathname: path } = new URL(url)
   const { method } = request
