@@ -1,5 +1,6 @@
-import type { RequestContext, ResponseInfo } from '../transport/request.ts'
-import { errorType, type SpanHandle, startSpan } from './instrumentation.ts'
+import type { ServiceArea } from '../errors/errors.ts'
+import type { ResponseInfo } from '../transport/response-info.ts'
+import { errorType, type Instrumentation, type SpanHandle, startSpan } from './instrumentation.ts'
 
 /** The span of one client call, retries included: what `execute` tells it, in one place. */
 export interface RequestSpan {
@@ -17,7 +18,7 @@ export interface RequestSpan {
  * template, never the filled path, so ids do not multiply span names and no value leaks.
  */
 export function requestSpan(
-  ctx: RequestContext,
+  ctx: { area: ServiceArea; instrumentation?: Instrumentation | undefined },
   spec: { method: string; path: string; template?: string | undefined },
 ): RequestSpan {
   // Untraced (the default): nothing allocated per call.

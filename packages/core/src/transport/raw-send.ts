@@ -1,8 +1,18 @@
 import { parseServiceJson } from '../json/service-json.ts'
 import { crossOrigin, likelyCors } from '../origin/cross-origin.ts'
 import { unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
-import { execute, type RawResponse } from './request.ts'
-import type { TransportState } from './transport.ts'
+import { execute, type RawResponse, type RequestContext } from './request.ts'
+import type { ResponseInfo } from './response-info.ts'
+
+/** What `sendRaw` takes of its transport. */
+export interface RawSendState {
+  ctx: RequestContext
+  /** The transport's own headers (authorization, User-Agent). */
+  headers: Readonly<Record<string, string>>
+  fetch: typeof globalThis.fetch
+  /** The client's `onResponse`. */
+  onResponse: ((info: ResponseInfo) => void) | undefined
+}
 
 /** Methods whose repeat has the effect of one request: retried on any transient failure. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
@@ -21,7 +31,7 @@ class LosslessResponse extends Response {
  * is read as the wrapped calls read it, so a failure (an HTTP error, or an open-area code in a 200
  * answer) is thrown as its typed error; a success is returned whole, envelope included.
  */
-export async function sendRaw(state: TransportState, request: Request, template?: string): Promise<Response> {
+export async function sendRaw(state: RawSendState, request: Request, template?: string): Promise<Response> {
   const url = request.url
   const { pathname: path } = new URL(url)
   const { method } = request
@@ -29,7 +39,7 @@ export async function sendRaw(state: TransportState, request: Request, template?
   for (const [name, value] of Object.entries(state.headers)) headers.set(name, value)
   // Read once: every attempt sends the same bytes.
   const body = request.body === null ? null : await request.text()
-  const where = { area: state.init.area, method, path, redact: state.ctx.redact }
+  const where = { area: state.ctx.area, method, path, redact: state.ctx.redact }
   // openapi-fetch puts a call's own options on its Request: `idempotent`, `timeoutMs`.
   const own = request as Request & { idempotent?: unknown; timeoutMs?: unknown }
   const answer = await execute<RawResponse>(state.ctx, {
@@ -56,7 +66,7 @@ export async function sendRaw(state: TransportState, request: Request, template?
           : unwrapOpenResponse(response, where, { allowBare: true })
       return { value: response, traceId }
     },
-    onResponse: state.init.onResponse,
+    onResponse: state.onResponse,
   })
   return losslessResponse(answer)
 }

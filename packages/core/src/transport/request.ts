@@ -9,6 +9,7 @@ import type { Logger } from '../logging/logger.ts'
 import type { Redactor } from '../logging/redact.ts'
 import type { Instrumentation } from '../tracing/instrumentation.ts'
 import { type RequestSpan, requestSpan } from '../tracing/request-span.ts'
+import type { ResponseInfo } from './response-info.ts'
 import { backoffDelay, isRetryableFor, type RetryPolicy } from './retry.ts'
 import { sleep } from './sleep.ts'
 
@@ -30,23 +31,6 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   random: Math.random,
   sleep,
-}
-
-/** What one successful response told, besides its value: for support tickets, logs and metrics. */
-export interface ResponseInfo {
-  /** HTTP status of the response. */
-  status: number
-  /** The service's trace id for this request (every open-area answer carries one); undefined when absent. */
-  traceId: string | undefined
-  /** Response headers. */
-  headers: Headers
-  method: string
-  /** The path template or path that was called, e.g. `/api/team/members`. */
-  path: string
-  /** 1 for the first attempt; higher when retries were needed. */
-  attempt: number
-  /** Time of the successful attempt, in ms. */
-  durationMs: number
 }
 
 export interface RequestContext {

@@ -3,7 +3,8 @@ import type { Logger } from '../logging/logger.ts'
 import { createFakeFetch, openFailure, openSuccess } from '../testing/index.ts'
 import { createOpenTransport } from './areas.ts'
 import { operation } from './operation.ts'
-import type { Clock, ResponseInfo } from './request.ts'
+import type { Clock } from './request.ts'
+import type { ResponseInfo } from './response-info.ts'
 import { withResponse } from './with-response.ts'
 
 const instant: Clock = { now: () => 0, random: () => 0, sleep: async () => {} }
