@@ -8,3 +8,6 @@ export const ASSET_EVENTS = [
 ] as const
 
 export type AssetEventCode = (typeof ASSET_EVENTS)[number]['code']
+
+/** The one event type of a folder subscription (spec: `FolderEventType`), its default. */
+export const FOLDER_CONTENT_UPDATE = 'FOLDER_CONTENT_UPDATE'

@@ -1,5 +1,4 @@
-import type { FOLDER_CONTENT_UPDATE } from '@service-sdk/core/schemas'
-import type { AssetEventCode } from '../open/event-types.ts'
+import type { AssetEventCode, FOLDER_CONTENT_UPDATE } from '../open/event-types.ts'
 
 /**
  * The drift quirk: bodies as a newer (or differently configured) service may send them. The
