@@ -23,7 +23,7 @@ const readmes = [
 interface Entry {
   readme: string
   quote: string
-  proofs: { file: string; title: string }[]
+  proofs: { file: string; href: string; title: string }[]
   notAPromise: boolean
 }
 
@@ -39,6 +39,7 @@ function ledger(): Entry[] {
     if (!entry || !readme) continue
     const proofs = [...entry[2]!.matchAll(/\[([^\]]+)\]\(([^)]+)\) › “([^”]+)”/g)].map((m) => ({
       file: m[1]!,
+      href: m[2]!,
       title: m[3]!,
     }))
     entries.push({
@@ -85,7 +86,8 @@ describe('docs/guarantees.md', () => {
   test('cites only test files and test titles that exist', () => {
     const broken: string[] = []
     for (const { proofs } of entries)
-      for (const { file, title } of proofs) {
+      for (const { file, href, title } of proofs) {
+        if (href !== `../${file}`) broken.push(`${file}: its link goes to ${href}`)
         if (!existsSync(join(root, file))) broken.push(`${file}: no such file`)
         else if (!titles(file).some((t) => t.includes(squash(title))))
           broken.push(`${file}: no test “${title}”`)
