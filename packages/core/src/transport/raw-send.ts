@@ -15,13 +15,6 @@ class LosslessResponse extends Response {
   }
 }
 
-/**
- * One request of the `raw` client (openapi-fetch) through a transport: its authorization (which
- * replaces any the request carries), User-Agent, per-attempt timeout, retries (a POST or PATCH
- * only when provably never acted on, as a create), tracing and `onResponse` hooks. The envelope
- * is read as the wrapped calls read it, so a failure (an HTTP error, or an open-area code in a 200
- * answer) is thrown as its typed error; a success is returned whole, envelope included.
- */
 /** What a raw request shares with its transport's wrapped calls (a `TransportState` is one). */
 export interface RawSendState {
   init: { area: ServiceArea; onResponse?: ((info: ResponseInfo) => void) | undefined }
@@ -30,6 +23,13 @@ export interface RawSendState {
   fetch: typeof globalThis.fetch
 }
 
+/**
+ * One request of the `raw` client (openapi-fetch) through a transport: its authorization (which
+ * replaces any the request carries), User-Agent, per-attempt timeout, retries (a POST or PATCH
+ * only when provably never acted on, as a create), tracing and `onResponse` hooks. The envelope
+ * is read as the wrapped calls read it, so a failure (an HTTP error, or an open-area code in a 200
+ * answer) is thrown as its typed error; a success is returned whole, envelope included.
+ */
 export async function sendRaw(state: RawSendState, request: Request, template?: string): Promise<Response> {
   const url = request.url
   const { pathname: path } = new URL(url)
