@@ -1,16 +1,12 @@
 import {
   ServiceApiError,
-  type ServiceArea,
   ServiceConnectionError,
   ServiceError,
   ServiceTimeoutError,
 } from '../errors/errors.ts'
-import type { Logger } from '../logging/logger.ts'
-import type { Redactor } from '../logging/redact.ts'
-import type { Instrumentation } from '../tracing/instrumentation.ts'
 import { type RequestSpan, requestSpan } from '../tracing/request-span.ts'
 import type { Clock, RequestContext, ResponseInfo } from './context.ts'
-import { backoffDelay, isRetryableFor, type RetryPolicy } from './retry.ts'
+import { backoffDelay, isRetryableFor } from './retry.ts'
 import { sleep } from './sleep.ts'
 
 export type { Clock, RequestContext, ResponseInfo } from './context.ts'
