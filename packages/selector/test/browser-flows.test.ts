@@ -230,6 +230,29 @@ describe.skipIf(!suite.available).concurrent('in Chromium', () => {
     )
 
     test.runIf(build === 'esm')(
+      'a page that cannot be shown rejects with code unsupported at once; the next open() tries again',
+      async (t) => {
+        const page = await suite.host(t, build)
+        const outcome = await page.evaluate(async (appUrl) => {
+          // The document as the container: appending a second root element to it throws.
+          const container = document as unknown as HTMLElement
+          const selector = window.Selector.createSelector({ appUrl, container })
+          const first = selector.open()
+          const second = selector.open()
+          const code = (p: Promise<unknown>) =>
+            p.then(
+              () => 'settled',
+              (e) => e.code,
+            )
+          return { same: first === second, codes: [await code(first), await code(second)] }
+        }, app())
+        // Nothing was left pending: the second open() is a new attempt, not the failed promise.
+        expect(outcome).toEqual({ same: false, codes: ['unsupported', 'unsupported'] })
+        expect(await frames(page)).toEqual([0, 0])
+      },
+    )
+
+    test.runIf(build === 'esm')(
       'an already aborted signal rejects at once, without creating a frame',
       async (t) => {
         const page = await suite.host(t, build)
