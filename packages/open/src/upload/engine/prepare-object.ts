@@ -1,7 +1,7 @@
 import { type MaterialInput, ServiceValidationError, type ValidationIssue } from '@service-sdk/core'
+import { defined } from '../material/defined.ts'
+import { IMAGE_HEAD_BYTES, type ImageSize, imageSize } from '../material/image-size.ts'
 import type { PreparedSource } from '../platform/platform.ts'
-import { defined } from './defined.ts'
-import { IMAGE_HEAD_BYTES, type ImageSize, imageSize } from './image-size.ts'
 import { splitFileName } from './key.ts'
 import type { EngineDeps, ObjectJob } from './object-job.ts'
 

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '@service-sdk/core'
-import { defined } from '../engine/defined.ts'
+import { defined } from '../material/defined.ts'
 import { type AssetFields, refuseSource, uploadManyItemRule, validationError } from '../options/options.ts'
 import type { UploadPlatform } from '../platform/platform.ts'
 import type { UploadManyItem, UploadSource } from '../types.ts'
