@@ -8,11 +8,12 @@
  * built files keep a `// src/<file>.ts` line above each module). The split of the main thread
  * is by time sampled, not instructions counted: a guide to where the next change should look.
  *
- * Stages: intake (HTTP: node:http, Hono, the adapter, body, token, receipt), parse (decode, the
- * generated readers, dedupe and order keys), store hand-off (the main thread's side of the store:
- * stores/, the channel to the SQLite thread), commit (the SQLite thread: statements, WAL, fsync,
- * processing's own statements included), processing (processor, worker/), runtime (garbage
- * collector, helper threads, native work the profile cannot attribute).
+ * Stages: intake (HTTP: node:http, Hono, the adapters, intake/: body, token, receipt), parse
+ * (events/: decode, the generated readers; dedupe and order keys), store hand-off (the main
+ * thread's side of the store: stores/, the channel to the SQLite thread), commit (the SQLite
+ * thread: statements, WAL, fsync, processing's own statements included), processing (worker/,
+ * the processor), runtime (garbage collector, helper threads, native work the profile cannot
+ * attribute).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -41,14 +42,31 @@ export function threadCounts(dir: string): ThreadCounts {
   return counts
 }
 
+// By the folders of packages/webhooks/src; any other file of the package is intake.
 const STAGE_OF_SOURCE: Array<[RegExp, string]> = [
+  [/^src\/events\/|^src\/intake\/(dedupe|order)-key\.ts$/, 'parse'],
+  [/^src\/stores\//, 'store hand-off'],
   [
-    /^src\/(decode|parse|event-object|event-time|dedupe-key|order-key|proto-keys|warnings)\.ts$|^src\/fast-read\//,
-    'parse',
+    /^src\/worker\/|^src\/receiver\/(processor|run-worker|retention)\.ts$|^src\/telemetry\/(trace|throttled-warning)\.ts$/,
+    'processing',
   ],
-  [/^src\/(stores\/|store\.ts|store-checks\.ts)/, 'store hand-off'],
-  [/^src\/(processor|run-worker|worker|retention|trace|throttled-warning)\.ts$|^src\/worker\//, 'processing'],
 ]
+
+/**
+ * Fails when a stage's pattern matches no module of the build: after the package's folders move,
+ * a stale pattern would silently count that stage as intake.
+ */
+function checkPatterns(dist: string): void {
+  const sources = readdirSync(dist)
+    .filter((file) => file.endsWith('.js'))
+    .flatMap((file) => regions(join(dist, file)))
+  for (const [pattern, stage] of STAGE_OF_SOURCE) {
+    if (!sources.some((source) => pattern.test(source)))
+      throw new Error(
+        `stages.ts: no module of the webhooks build matches ${pattern} (${stage}); update the patterns`,
+      )
+  }
+}
 
 /** The `// src/<file>.ts` region of each line of a built file, by 0-based line. */
 function regions(file: string): string[] {
@@ -65,6 +83,7 @@ function regions(file: string): string[] {
 /** Maps each sampled frame to a stage; built files of packages/webhooks are read once each. */
 function stageMapper(): (frame: CallFrame, parent: string | undefined) => string {
   const dist = `${dirname(createRequire(import.meta.url).resolve('@service-sdk/webhooks'))}/`
+  checkPatterns(dist)
   const files = new Map<string, string[]>()
   return (frame, parent) => {
     if (frame.functionName === '(garbage collector)') return 'runtime: garbage collector (main thread)'
