@@ -22,6 +22,8 @@ export interface PacedResult {
   p99: number
   ok: number
   bad: number
+  /** What the bad ones got: a status code, or `no answer` (an error or the 10 s limit), with counts. */
+  why: Record<string, number>
 }
 
 export async function pacedLoad(options: {
@@ -41,6 +43,7 @@ export async function pacedLoad(options: {
   const total = Math.round(rate * seconds)
   const latencies: number[] = []
   let bad = 0
+  const why: Record<string, number> = {}
   let sent = 0
   let answered = 0
   const start = performance.now()
@@ -53,12 +56,16 @@ export async function pacedLoad(options: {
       const url = new URL(urls[i % urls.length]!)
       const text = options.body()
       let settled = false
-      const finish = (ok: boolean) => {
+      const finish = (status: number | undefined) => {
         if (settled) return
         settled = true
         clearTimeout(abandon)
-        if (ok) latencies.push(performance.now() - due)
-        else bad++
+        if (status === 200) latencies.push(performance.now() - due)
+        else {
+          bad++
+          const reason = status === undefined ? 'no answer' : String(status)
+          why[reason] = (why[reason] ?? 0) + 1
+        }
         done()
       }
       const req = request(
@@ -70,14 +77,14 @@ export async function pacedLoad(options: {
         },
         (res) => {
           res.resume()
-          res.on('end', () => finish(res.statusCode === 200))
+          res.on('end', () => finish(res.statusCode))
         },
       )
       // A request unanswered 10 s after it was due (waiting for a connection included) is
       // abandoned and counted as failed: an overloaded server cannot stretch the run without bound.
       const abandon = setTimeout(() => req.destroy(), 10_000)
-      req.on('error', () => finish(false))
-      req.on('close', () => finish(false))
+      req.on('error', () => finish(undefined))
+      req.on('close', () => finish(undefined))
       req.end(text)
     }
     const timer = setInterval(() => {
@@ -98,5 +105,6 @@ export async function pacedLoad(options: {
     p99: at(0.99),
     ok: latencies.length,
     bad,
+    why,
   }
 }

@@ -9,7 +9,8 @@
  * default the local database `test`, a schema of its own dropped at the end). An open-loop load
  * (paced-load.ts) offers `--rate` deliveries a second, each a distinct event. Every minute it
  * prints the receiver's RSS, V8 heap (after a full collection), open file descriptors and the
- * inbox's size on disk; RSS and heap are sampled every 10 s. At the end: the RSS trend after the warm-up (least squares over
+ * inbox's size on disk, and what any delivery not answered 200 got instead (a status, or no
+ * answer); RSS and heap are sampled every 10 s. At the end: the RSS trend after the warm-up (least squares over
  * the samples, in MiB per 10 minutes) against the target, under 1 MiB per 10 minutes.
  */
 import { spawn } from 'node:child_process'
@@ -57,6 +58,8 @@ async function serve(where: string): Promise<void> {
   const receiver = createWebhookReceiver({
     token: TOKEN,
     store: kind === 'pg' ? postgresStore(PG_URL, { schema: place }) : sqliteStore(place),
+    // Its warnings and errors (a store failure answered 503, say) go to stderr, beside the table.
+    logger: { debug() {}, info() {}, warn: console.warn, error: console.error },
   })
   let handled = 0
   receiver.onAny(() => void handled++)
@@ -111,7 +114,7 @@ async function soak(): Promise<void> {
     console.log(
       `soak: ${usePg ? 'postgresStore' : 'sqliteStore'}, ${rate} deliveries/s for ${minutes} min, warm-up ${warmup.toFixed(1)} min`,
     )
-    console.log('min  sent    ok  bad  p99 ms   RSS MiB  heap MiB  fds  inbox MiB  handled')
+    console.log('min  sent    ok  bad  p99 ms   RSS MiB  heap MiB  fds  inbox MiB  handled  bad: why')
     const start = performance.now()
     const samples: Array<{ t: number; rss: number; heap: number }> = []
     const sampler = setInterval(async () => {
@@ -141,6 +144,9 @@ async function soak(): Promise<void> {
           String(s.fds).padStart(4),
           ((await inboxBytes()) / MiB).toFixed(1).padStart(10),
           String(s.handled).padStart(8),
+          Object.entries(load.why)
+            .map(([reason, n]) => `${reason} x${n}`)
+            .join(', '),
         ].join(' '),
       )
     }
