@@ -2,7 +2,8 @@ import type { Logger } from '@service-sdk/core'
 import type { Instrumentation } from '@service-sdk/core/internal'
 import type { OpenApi } from '../api.ts'
 import { createAccessCache } from './access/access-cache.ts'
-import { resolveDefaults } from './options/options.ts'
+import { parseWith } from './options/option-rules.ts'
+import { cleanupOptionsRule, resolveDefaults } from './options/options.ts'
 import type { StorageAccess } from './oss/access.ts'
 import { createPlatform } from './platform/runtime.ts'
 import { loadEngine } from './run/load-engine.ts'
@@ -56,6 +57,10 @@ export function createUploader(options: {
   return {
     upload: (source, uploadOptions) => startUpload(deps, source, uploadOptions),
     uploadMany: (sources, manyOptions) => startUploadMany(deps, sources, manyOptions),
-    cleanupUploads: async (cleanupOptions) => (await loadEngine()).cleanupUploads(deps, cleanupOptions),
+    cleanupUploads: async (cleanupOptions = {}) => {
+      // Checked before the engine is loaded: bad options cost no download.
+      const parsed = parseWith(cleanupOptionsRule, cleanupOptions, 'cleanupUploads options')
+      return (await loadEngine()).cleanupUploads(deps, parsed)
+    },
   }
 }

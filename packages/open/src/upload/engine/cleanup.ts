@@ -1,8 +1,7 @@
 import { ServiceValidationError } from '@service-sdk/core'
 import type { ListableCheckpointStore } from '../checkpoints/checkpoint.ts'
-import { parseWith } from '../options/option-rules.ts'
-import { cleanupOptionsRule, type ResolvedDefaults } from '../options/options.ts'
-import type { CleanupOptions, CleanupResult, StaleUpload } from '../types.ts'
+import type { CheckedCleanupOptions, ResolvedDefaults } from '../options/options.ts'
+import type { CleanupResult, StaleUpload } from '../types.ts'
 import { directoryPrefix } from './key.ts'
 import type { EngineDeps } from './object-job.ts'
 import { type OssCaller, ossCaller } from './oss-call.ts'
@@ -15,13 +14,13 @@ const DAY = 24 * 3_600_000
  * Without `checkpoint`: those the storage lists under the access's directory
  * (ListMultipartUploads; uploads whose start time the storage does not say are left alone). With
  * `checkpoint`: those whose checkpoint went stale in that store, whose checkpoints are removed too
- * (through the upload proxy, which signs no listing, the only way).
+ * (through the upload proxy, which signs no listing, the only way). `parsed`: the options as
+ * `cleanupOptionsRule` checked them (uploader.ts, before this module is loaded).
  */
 export async function cleanupUploads(
   deps: EngineDeps & { defaults: ResolvedDefaults },
-  options: CleanupOptions = {},
+  parsed: CheckedCleanupOptions,
 ): Promise<CleanupResult> {
-  const parsed = parseWith(cleanupOptionsRule, options, 'cleanupUploads options')
   const olderThanMs = parsed.olderThanMs ?? DAY
   const signal = parsed.signal ?? new AbortController().signal
   const context = { signal, timeoutMs: deps.defaults.timeoutMs, onBodyBytes: () => {} }
