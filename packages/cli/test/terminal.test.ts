@@ -100,7 +100,9 @@ describe.skipIf(!tmuxFound)('service upload in a terminal', () => {
     writeFileSync(file, Buffer.alloc(12 * 1024 * 1024, 3))
     sim.control.faults.inject({
       match: { target: 'oss', op: 'UploadPart' },
-      action: { type: 'latency', ms: 500 },
+      // Parts go up in parallel, so this is about how long the run takes: long enough for many
+      // samples of the screen even on a loaded machine (500 ms gave 8 there).
+      action: { type: 'latency', ms: 2500 },
       times: Number.POSITIVE_INFINITY,
     })
     startInTerminal([file, '--org', SPACES.acme, '--json'])
