@@ -2,7 +2,7 @@
  * Soak: a receiver at a steady rate for a long time, to see whether its memory levels off. Not
  * part of `pnpm bench` (it runs for half an hour by default). Run after `pnpm build`:
  *
- *     node bench/webhooks/soak.ts [--store sqlite|pg] [--minutes 30] [--rate 50] [--warmup 5]
+ *     node bench/webhooks/soak.ts [--store sqlite|pg] [--minutes 30] [--rate 50] [--warmup 5] [--prune 5]
  *
  * The receiver runs in a process of its own (node:http + webhooksNode, processing on, a no-op
  * handler, the default retention), on SQLite (synchronous FULL) or PostgreSQL (`POSTGRES_URL`,
@@ -29,6 +29,9 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '30' },
     rate: { type: 'string', default: '50' },
     warmup: { type: 'string', default: '5' },
+    // Prune done events older than this many minutes, every minute (default: the receiver's own
+    // retention, 7 days, so nothing is pruned in a soak and the inbox grows throughout).
+    prune: { type: 'string' },
     child: { type: 'string' },
   },
 })
@@ -58,6 +61,9 @@ async function serve(where: string): Promise<void> {
   const receiver = createWebhookReceiver({
     token: TOKEN,
     store: kind === 'pg' ? postgresStore(PG_URL, { schema: place }) : sqliteStore(place),
+    ...(values.prune
+      ? { retention: { doneOlderThanMs: Number(values.prune) * 60_000, everyMs: 60_000 } }
+      : {}),
     // Its warnings and errors (a store failure answered 503, say) go to stderr, beside the table.
     logger: { debug() {}, info() {}, warn: console.warn, error: console.error },
   })
@@ -89,7 +95,13 @@ async function soak(): Promise<void> {
   const admin = usePg ? new pg.Pool({ connectionString: PG_URL, max: 1 }) : undefined
   const child = spawn(
     process.execPath,
-    ['--expose-gc', import.meta.filename, '--child', usePg ? `pg:${schema}` : `sqlite:${file}`],
+    [
+      '--expose-gc',
+      import.meta.filename,
+      '--child',
+      usePg ? `pg:${schema}` : `sqlite:${file}`,
+      ...(values.prune ? ['--prune', values.prune] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   )
   try {
@@ -112,7 +124,7 @@ async function soak(): Promise<void> {
       }, 0)
     }
     console.log(
-      `soak: ${usePg ? 'postgresStore' : 'sqliteStore'}, ${rate} deliveries/s for ${minutes} min, warm-up ${warmup.toFixed(1)} min`,
+      `soak: ${usePg ? 'postgresStore' : 'sqliteStore'}, ${rate} deliveries/s for ${minutes} min, warm-up ${warmup.toFixed(1)} min, ${values.prune ? `done events pruned after ${values.prune} min` : 'nothing pruned'}`,
     )
     console.log('min  sent    ok  bad  p99 ms   RSS MiB  heap MiB  fds  inbox MiB  handled  bad: why')
     const start = performance.now()
