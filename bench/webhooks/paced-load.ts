@@ -42,7 +42,6 @@ export async function pacedLoad(options: {
   )
   const total = Math.round(rate * seconds)
   const latencies: number[] = []
-  let bad = 0
   const why: Record<string, number> = {}
   let sent = 0
   let answered = 0
@@ -62,7 +61,6 @@ export async function pacedLoad(options: {
         clearTimeout(abandon)
         if (status === 200) latencies.push(performance.now() - due)
         else {
-          bad++
           const reason = status === undefined ? 'no answer' : String(status)
           why[reason] = (why[reason] ?? 0) + 1
         }
@@ -104,7 +102,7 @@ export async function pacedLoad(options: {
     p50: at(0.5),
     p99: at(0.99),
     ok: latencies.length,
-    bad,
+    bad: Object.values(why).reduce((a, n) => a + n, 0),
     why,
   }
 }

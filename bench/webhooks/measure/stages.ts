@@ -53,19 +53,22 @@ const STAGE_OF_SOURCE: Array<[RegExp, string]> = [
 ]
 
 /**
- * Fails when a stage's pattern matches no module of the build: after the package's folders move,
- * a stale pattern would silently count that stage as intake.
+ * The regions of every built `.js` file of the package, by path. Fails when a stage's pattern
+ * matches no module of the build: after the package's folders move, a stale pattern would
+ * silently count that stage as intake.
  */
-function checkPatterns(dist: string): void {
-  const sources = readdirSync(dist)
-    .filter((file) => file.endsWith('.js'))
-    .flatMap((file) => regions(join(dist, file)))
+function builtRegions(dist: string): Map<string, string[]> {
+  const files = new Map<string, string[]>()
+  for (const file of readdirSync(dist).filter((name) => name.endsWith('.js')))
+    files.set(join(dist, file), regions(join(dist, file)))
+  const sources = [...files.values()].flat()
   for (const [pattern, stage] of STAGE_OF_SOURCE) {
     if (!sources.some((source) => pattern.test(source)))
       throw new Error(
         `stages.ts: no module of the webhooks build matches ${pattern} (${stage}); update the patterns`,
       )
   }
+  return files
 }
 
 /** The `// src/<file>.ts` region of each line of a built file, by 0-based line. */
@@ -80,17 +83,17 @@ function regions(file: string): string[] {
     })
 }
 
-/** Maps each sampled frame to a stage; built files of packages/webhooks are read once each. */
+/** Maps each sampled frame to a stage; built files of packages/webhooks are read once each (the .js ones up front). */
 function stageMapper(): (frame: CallFrame, parent: string | undefined) => string {
   const dist = `${dirname(createRequire(import.meta.url).resolve('@service-sdk/webhooks'))}/`
-  checkPatterns(dist)
-  const files = new Map<string, string[]>()
+  const files = builtRegions(dist)
   return (frame, parent) => {
     if (frame.functionName === '(garbage collector)') return 'runtime: garbage collector (main thread)'
     if (frame.functionName === '(program)') return 'runtime: native, not attributed'
     if (frame.functionName === '(idle)') return 'idle'
     const path = frame.url.replace(/^file:\/\//, '')
     if (path.startsWith(dist)) {
+      if (!files.has(path)) files.set(path, regions(path))
       if (!files.has(path)) files.set(path, regions(path))
       const source = files.get(path)![frame.lineNumber] ?? ''
       return STAGE_OF_SOURCE.find(([pattern]) => pattern.test(source))?.[1] ?? 'intake'

@@ -40,6 +40,7 @@ export {
   type SubscriptionTransportOptions,
   type TeamTransportOptions,
 } from './transport/areas.ts'
+export type { Clock, RequestContext } from './transport/context.ts'
 export {
   type EnvelopeContext,
   type ErrorHints,
@@ -59,14 +60,7 @@ export {
   type Verb,
 } from './transport/operation.ts'
 export { createRawClient } from './transport/raw-client.ts'
-export {
-  type AttemptSpec,
-  type Clock,
-  execute,
-  type RawResponse,
-  type RequestContext,
-  systemClock,
-} from './transport/request.ts'
+export { type AttemptSpec, execute, type RawResponse, systemClock } from './transport/request.ts'
 export {
   backoffDelay,
   DEFAULT_RETRY,

@@ -8,7 +8,8 @@ import {
 } from '../errors/errors.ts'
 import { type Logger, silentLogger } from '../logging/logger.ts'
 import { createRedactor } from '../logging/redact.ts'
-import { type AttemptSpec, type Clock, execute, type RawResponse, type RequestContext } from './request.ts'
+import type { Clock, RequestContext } from './context.ts'
+import { type AttemptSpec, execute, type RawResponse } from './request.ts'
 import { resolveRetry } from './retry.ts'
 
 /** A clock whose sleeps return at once and are recorded. */

@@ -9,8 +9,6 @@ import type { Clock, RequestContext, ResponseInfo } from './context.ts'
 import { backoffDelay, isRetryableFor } from './retry.ts'
 import { sleep } from './sleep.ts'
 
-export type { Clock, RequestContext, ResponseInfo } from './context.ts'
-
 /** A response, read whole within the attempt's time budget. */
 export interface RawResponse {
   status: number

@@ -19,8 +19,8 @@ import {
   teamSuccess,
 } from '../testing/index.ts'
 import { createOpenTransport, createSubscriptionTransport, createTeamTransport } from './areas.ts'
+import type { Clock } from './context.ts'
 import { operation } from './operation.ts'
-import type { Clock } from './request.ts'
 
 const API_KEY = 'team_sk_0123456789abcdef'
 const TOKEN = { type: 'Bearer', value: 'ot_fedcba9876543210' }

@@ -6,17 +6,11 @@ import { createRedactor, type Redactor } from '../logging/redact.ts'
 import { crossOrigin, likelyCors } from '../origin/cross-origin.ts'
 import type { Instrumentation } from '../tracing/instrumentation.ts'
 import { VERSION } from '../version.ts'
+import type { Clock, ResponseInfo } from './context.ts'
 import { type ErrorHints, type Unwrapped, unwrapOpenResponse, unwrapTeamResponse } from './envelope.ts'
 import { expandPath, type Operation } from './operation.ts'
-import { sendRaw } from './raw-send.ts'
-import {
-  type Clock,
-  execute,
-  type RawResponse,
-  type RequestContext,
-  type ResponseInfo,
-  systemClock,
-} from './request.ts'
+import { type RawSendState, sendRaw } from './raw-send.ts'
+import { execute, type RawResponse, systemClock } from './request.ts'
 import { type RetryOptions, resolveRetry } from './retry.ts'
 
 /** Options every client accepts. Defaults are documented in each client's README. */
@@ -120,11 +114,8 @@ export interface Transport {
  */
 
 /** What every request of one transport shares. */
-export interface TransportState {
+export interface TransportState extends RawSendState {
   init: TransportInit
-  ctx: RequestContext
-  headers: Readonly<Record<string, string>>
-  fetch: typeof globalThis.fetch
 }
 
 function userAgent(client: string, extra: string | undefined): string {

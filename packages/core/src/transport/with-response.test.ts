@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest'
 import type { Logger } from '../logging/logger.ts'
 import { createFakeFetch, openFailure, openSuccess } from '../testing/index.ts'
 import { createOpenTransport } from './areas.ts'
+import type { Clock, ResponseInfo } from './context.ts'
 import { operation } from './operation.ts'
-import type { Clock, ResponseInfo } from './request.ts'
 import { withResponse } from './with-response.ts'
 
 const instant: Clock = { now: () => 0, random: () => 0, sleep: async () => {} }

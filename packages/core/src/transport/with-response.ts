@@ -1,4 +1,4 @@
-import type { ResponseInfo } from './request.ts'
+import type { ResponseInfo } from './context.ts'
 import type { CallOptions } from './transport.ts'
 
 /** A call's plain result, with what its response(s) told. */
