@@ -10,11 +10,16 @@
  * (paced-load.ts) offers `--rate` deliveries a second, each a distinct event. Every minute it
  * prints the receiver's RSS, V8 heap (after a full collection), open file descriptors and the
  * inbox's size on disk, and what any delivery not answered 200 got instead (a status, or no
- * answer); RSS and heap are sampled every 10 s. At the end: the RSS trend after the warm-up (least squares over
+ * answer); RSS and heap are sampled every 10 s. To tell where RSS outside the main heap goes, each
+ * minute also shows the worker threads' V8 heaps (the SQLite store's thread: its heap in use and the
+ * memory its heap holds from the system) and the process's anonymous memory from
+ * `/proc/self/smaps`, split into the `brk` heap and other anonymous mappings (malloc's thread
+ * arenas, V8's heaps). Run it again with `MALLOC_ARENA_MAX=1` in the environment to see what
+ * malloc's per-thread arenas account for. At the end: the RSS trend after the warm-up (least squares over
  * the samples, in MiB per 10 minutes) against the target, under 1 MiB per 10 minutes.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -38,6 +43,7 @@ const { values } = parseArgs({
 const TOKEN = 'soak-bench-token-0123456789abcdef'
 const PG_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const MiB = 1024 * 1024
+const { MALLOC_ARENA_MAX } = process.env
 /** The target: RSS grows by less than this per 10 minutes once warm. */
 const TARGET_MIB_PER_10_MIN = 1
 
@@ -45,6 +51,12 @@ interface Stats {
   rss: number
   heapUsed: number
   heapTotal: number
+  /** The worker threads' V8 heaps, summed: in use, and held from the system. */
+  threadUsed: number
+  threadHeld: number
+  /** Resident anonymous memory: the `brk` heap, and every other anonymous mapping. */
+  brk: number
+  anon: number
   fds: number
   handled: number
 }
@@ -55,6 +67,13 @@ else await soak()
 /** The receiver: `/stats` answers its memory, open descriptors and events handled. */
 async function serve(where: string): Promise<void> {
   const { createServer } = await import('node:http')
+  const { subscribe } = await import('node:diagnostics_channel')
+  // The store's thread, seen as it starts (Node publishes every new Worker on this channel).
+  const threads: Array<import('node:worker_threads').Worker> = []
+  subscribe(
+    'worker_threads',
+    (message) => void threads.push((message as { worker: (typeof threads)[0] }).worker),
+  )
   const { createWebhookReceiver, postgresStore, sqliteStore } = await import('@service-sdk/webhooks')
   const { webhooksNode } = await import('@service-sdk/webhooks/node')
   const [kind, place] = where.split(':', 2) as ['sqlite' | 'pg', string]
@@ -71,17 +90,44 @@ async function serve(where: string): Promise<void> {
   receiver.onAny(() => void handled++)
   const handle = webhooksNode(receiver)
   const collect = (globalThis as { gc?: () => void }).gc
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     if (req.url !== '/stats') return void handle(req, res)
     // After a full collection: the heap that is still referenced, not garbage not yet collected.
     collect?.()
     const { rss, heapUsed, heapTotal } = process.memoryUsage()
-    const stats: Stats = { rss, heapUsed, heapTotal, fds: readdirSync('/proc/self/fd').length, handled }
+    const heaps = await Promise.all(threads.map((t) => t.getHeapStatistics().catch(() => undefined)))
+    const stats: Stats = {
+      rss,
+      heapUsed,
+      heapTotal,
+      threadUsed: heaps.reduce((sum, h) => sum + (h?.used_heap_size ?? 0), 0),
+      threadHeld: heaps.reduce((sum, h) => sum + (h?.total_physical_size ?? 0), 0),
+      ...anonymousMemory(),
+      fds: readdirSync('/proc/self/fd').length,
+      handled,
+    }
     res.end(JSON.stringify(stats))
   })
   server.listen(0, '127.0.0.1', () => {
     process.stdout.write(`listening ${(server.address() as { port: number }).port}\n`)
   })
+}
+
+/** Resident anonymous memory from `/proc/self/smaps`: the `brk` heap, and the other anonymous mappings. */
+function anonymousMemory(): { brk: number; anon: number } {
+  let brk = 0
+  let anon = 0
+  let kind: 'brk' | 'anon' | 'file' = 'file'
+  for (const line of readFileSync('/proc/self/smaps', 'latin1').split('\n')) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \d+\s*(.*)$/.exec(line)
+    if (mapping) kind = mapping[1] === '[heap]' ? 'brk' : mapping[1] === '' ? 'anon' : 'file'
+    else if (line.startsWith('Rss:') && kind !== 'file') {
+      const bytes = Number(line.split(/\s+/)[1]) * 1024
+      if (kind === 'brk') brk += bytes
+      else anon += bytes
+    }
+  }
+  return { brk, anon }
 }
 
 async function soak(): Promise<void> {
@@ -126,7 +172,12 @@ async function soak(): Promise<void> {
     console.log(
       `soak: ${usePg ? 'postgresStore' : 'sqliteStore'}, ${rate} deliveries/s for ${minutes} min, warm-up ${warmup.toFixed(1)} min, ${values.prune ? `done events pruned after ${values.prune} min` : 'nothing pruned'}`,
     )
-    console.log('min  sent    ok  bad  p99 ms   RSS MiB  heap MiB  fds  inbox MiB  handled  bad: why')
+    console.log(
+      `${MALLOC_ARENA_MAX ? `MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX}; ` : ''}MiB: RSS; heap = main thread's in use; thread = worker threads' in use/held; brk, anon = resident anonymous memory`,
+    )
+    console.log(
+      'min  sent    ok  bad  p99 ms    RSS   heap   thread     brk   anon  fds  inbox MiB  handled  bad: why',
+    )
     const start = performance.now()
     const samples: Array<{ t: number; rss: number; heap: number }> = []
     const sampler = setInterval(async () => {
@@ -151,8 +202,11 @@ async function soak(): Promise<void> {
           String(load.ok).padStart(5),
           String(load.bad).padStart(4),
           load.p99.toFixed(0).padStart(7),
-          (s.rss / MiB).toFixed(1).padStart(9),
-          (s.heapUsed / MiB).toFixed(1).padStart(9),
+          (s.rss / MiB).toFixed(1).padStart(6),
+          (s.heapUsed / MiB).toFixed(1).padStart(6),
+          `${(s.threadUsed / MiB).toFixed(1)}/${(s.threadHeld / MiB).toFixed(1)}`.padStart(8),
+          (s.brk / MiB).toFixed(1).padStart(7),
+          (s.anon / MiB).toFixed(1).padStart(6),
           String(s.fds).padStart(4),
           ((await inboxBytes()) / MiB).toFixed(1).padStart(10),
           String(s.handled).padStart(8),
