@@ -141,6 +141,9 @@ const perEvent = (full: ThreadCounts, warm: ThreadCounts): ThreadCounts => ({
   helpers: (full.helpers - warm.helpers) / N,
 })
 const runs: Record<'noop' | 'receiver', ThreadCounts[]> = { noop: [], receiver: [] }
+/** The round whose total is the median one. */
+const middleOf = (rounds: ThreadCounts[]) =>
+  rounds.find((c) => sum(c) === median(rounds.map(sum))) ?? rounds[0]!
 for (let round = 0; round < ROUNDS; round++) {
   for (const mode of ['noop', 'receiver'] as const) {
     const warm = await instructions(mode, WARM)
@@ -160,9 +163,14 @@ console.log(`| ${k(noop)} | ${k(receiver)} | ${ratio.toFixed(2)}x |`)
 console.log(
   `per round: no-op ${runs.noop.map(sum).map(k).join(', ')}; receiver ${runs.receiver.map(sum).map(k).join(', ')}`,
 )
+// By thread, so that the receiver's excess is read where it is (the no-op has no SQLite thread).
+const byThread = (c: ThreadCounts) =>
+  `main ${k(c.main)}, SQLite thread ${k(c.sqlite)}, helpers ${k(c.helpers)}`
+console.log(
+  `by thread (median round): no-op ${byThread(middleOf(runs.noop))}; receiver ${byThread(middleOf(runs.receiver))}`,
+)
 // The stage profile of the round whose receiver count is the median one.
-const middle = runs.receiver.find((c) => sum(c) === receiver) ?? runs.receiver[0]!
-printStages(middle, await receiverProfile(WARM + N), WARM + N)
+printStages(middleOf(runs.receiver), await receiverProfile(WARM + N), WARM + N)
 recordTarget({
   bench: 'webhooks',
   measure: MEASURE,

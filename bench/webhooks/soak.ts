@@ -11,8 +11,8 @@
  * prints the receiver's RSS, V8 heap (after a full collection), open file descriptors and the
  * inbox's size on disk, and what any delivery not answered 200 got instead (a status, or no
  * answer); RSS and heap are sampled every 10 s. To tell where RSS outside the main heap goes, each
- * minute also shows the worker threads' V8 heaps (the SQLite store's thread: its heap in use and the
- * memory its heap holds from the system) and the process's anonymous memory from
+ * minute also shows the main thread's heap in use and held (of which its young generation), the
+ * worker threads' V8 heaps (the SQLite store's thread: its heap in use and held) and the process's anonymous memory from
  * `/proc/self/smaps`, split into the `brk` heap and other anonymous mappings (malloc's thread
  * arenas, V8's heaps). Run it again with `MALLOC_ARENA_MAX=1` in the environment to see what
  * malloc's per-thread arenas account for. At the end: the RSS trend after the warm-up (least squares over
@@ -51,6 +51,8 @@ interface Stats {
   rss: number
   heapUsed: number
   heapTotal: number
+  /** The main thread's young generation: the memory V8 holds for it (it grows under load). */
+  young: number
   /** The worker threads' V8 heaps, summed: in use, and held from the system. */
   threadUsed: number
   threadHeld: number
@@ -68,6 +70,7 @@ else await soak()
 async function serve(where: string): Promise<void> {
   const { createServer } = await import('node:http')
   const { subscribe } = await import('node:diagnostics_channel')
+  const { getHeapSpaceStatistics } = await import('node:v8')
   // The store's thread, seen as it starts (Node publishes every new Worker on this channel).
   const threads: Array<import('node:worker_threads').Worker> = []
   subscribe(
@@ -95,11 +98,15 @@ async function serve(where: string): Promise<void> {
     // After a full collection: the heap that is still referenced, not garbage not yet collected.
     collect?.()
     const { rss, heapUsed, heapTotal } = process.memoryUsage()
+    const young = getHeapSpaceStatistics()
+      .filter((space) => space.space_name === 'new_space' || space.space_name === 'new_large_object_space')
+      .reduce((sum, space) => sum + space.physical_space_size, 0)
     const heaps = await Promise.all(threads.map((t) => t.getHeapStatistics().catch(() => undefined)))
     const stats: Stats = {
       rss,
       heapUsed,
       heapTotal,
+      young,
       threadUsed: heaps.reduce((sum, h) => sum + (h?.used_heap_size ?? 0), 0),
       threadHeld: heaps.reduce((sum, h) => sum + (h?.total_physical_size ?? 0), 0),
       ...anonymousMemory(),
@@ -173,10 +180,10 @@ async function soak(): Promise<void> {
       `soak: ${usePg ? 'postgresStore' : 'sqliteStore'}, ${rate} deliveries/s for ${minutes} min, warm-up ${warmup.toFixed(1)} min, ${values.prune ? `done events pruned after ${values.prune} min` : 'nothing pruned'}`,
     )
     console.log(
-      `${MALLOC_ARENA_MAX ? `MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX}; ` : ''}MiB: RSS; heap = main thread's in use; thread = worker threads' in use/held; brk, anon = resident anonymous memory`,
+      `${MALLOC_ARENA_MAX ? `MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX}; ` : ''}MiB: RSS; heap = main thread's in use/held, young = of which its young generation; thread = worker threads' in use/held; brk, anon = resident anonymous memory`,
     )
     console.log(
-      'min  sent    ok  bad  p99 ms    RSS   heap   thread     brk   anon  fds  inbox MiB  handled  bad: why',
+      'min  sent    ok  bad  p99 ms    RSS      heap young   thread     brk   anon  fds  inbox MiB  handled  bad: why',
     )
     const start = performance.now()
     const samples: Array<{ t: number; rss: number; heap: number }> = []
@@ -203,7 +210,8 @@ async function soak(): Promise<void> {
           String(load.bad).padStart(4),
           load.p99.toFixed(0).padStart(7),
           (s.rss / MiB).toFixed(1).padStart(6),
-          (s.heapUsed / MiB).toFixed(1).padStart(6),
+          `${(s.heapUsed / MiB).toFixed(1)}/${(s.heapTotal / MiB).toFixed(1)}`.padStart(9),
+          (s.young / MiB).toFixed(1).padStart(5),
           `${(s.threadUsed / MiB).toFixed(1)}/${(s.threadHeld / MiB).toFixed(1)}`.padStart(8),
           (s.brk / MiB).toFixed(1).padStart(7),
           (s.anon / MiB).toFixed(1).padStart(6),
