@@ -22,7 +22,10 @@ export interface PacedResult {
   p99: number
   ok: number
   bad: number
-  /** What the bad ones got: a status code, or `no answer` (an error or the 10 s limit), with counts. */
+  /**
+   * What the bad ones got, with counts: a status code, `no answer (<error code>)`, `no answer
+   * (closed before the answer)`, or `no answer in 10 s` (abandoned).
+   */
   why: Record<string, number>
 }
 
@@ -55,13 +58,16 @@ export async function pacedLoad(options: {
       const url = new URL(urls[i % urls.length]!)
       const text = options.body()
       let settled = false
-      const finish = (status: number | undefined) => {
+      let abandoned = false
+      /** `failure`: why there is no answer (an error's code, or the connection closed first). */
+      const finish = (status: number | undefined, failure?: string) => {
         if (settled) return
         settled = true
         clearTimeout(abandon)
         if (status === 200) latencies.push(performance.now() - due)
         else {
-          const reason = status === undefined ? 'no answer' : String(status)
+          const reason =
+            status !== undefined ? String(status) : abandoned ? 'no answer in 10 s' : `no answer (${failure})`
           why[reason] = (why[reason] ?? 0) + 1
         }
         done()
@@ -80,9 +86,12 @@ export async function pacedLoad(options: {
       )
       // A request unanswered 10 s after it was due (waiting for a connection included) is
       // abandoned and counted as failed: an overloaded server cannot stretch the run without bound.
-      const abandon = setTimeout(() => req.destroy(), 10_000)
-      req.on('error', () => finish(undefined))
-      req.on('close', () => finish(undefined))
+      const abandon = setTimeout(() => {
+        abandoned = true
+        req.destroy()
+      }, 10_000)
+      req.on('error', (error: NodeJS.ErrnoException) => finish(undefined, error.code ?? error.message))
+      req.on('close', () => finish(undefined, 'closed before the answer'))
       req.end(text)
     }
     const timer = setInterval(() => {
