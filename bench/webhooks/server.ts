@@ -4,7 +4,7 @@
  * postgresStore: `server.ts pg <token> <url> <schema>`) or `noop` (a Hono handler that reads the
  * body and answers 200). All on Hono + @hono/node-server. Prints `listening <port>`.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -26,8 +26,11 @@ app.get('/cpu', (c) => {
   return c.json({ micros: user + system })
 })
 
+/** The receiver's inbox, removed when the server is stopped. */
+let inboxDir: string | undefined
 if (mode === 'receiver') {
   const dir = mkdtempSync(join(tmpdir(), 'webhooks-bench-'))
+  inboxDir = dir
   const receiver = createWebhookReceiver({
     token,
     store: sqliteStore(join(dir, 'inbox.db'), {
@@ -69,5 +72,6 @@ const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info
 })
 process.on('SIGTERM', () => {
   server.close()
+  if (inboxDir) rmSync(inboxDir, { recursive: true, force: true })
   process.exit(0)
 })
