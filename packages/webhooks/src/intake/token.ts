@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { ServiceValidationError } from '@service-sdk/core'
 
 /**
@@ -61,11 +61,12 @@ export function tokenCheck(token: string | readonly string[] | false | undefined
 /**
  * The SHA-256 of a token: fixed-length, so `timingSafeEqual` (the platform's constant-time
  * comparison) can compare any candidate with any token, and the time taken depends on neither's
- * content nor on the token's length. About 2.2 µs of CPU a check with one token (200,000 checks,
- * load average 6 on 2 cores), against tens of µs for the request that carries it.
+ * content nor on the token's length. `crypto.hash`, the one-shot form, makes no Hash object:
+ * 1.8 to 2.2 µs of thread CPU a check against 2.7 to 3.6 µs with `createHash` (medians of 12
+ * interleaved rounds of 100,000 checks, load average 3 on 2 cores).
  */
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text).digest()
+  return hash('sha256', text, 'buffer')
 }
 
 /** The last non-empty segment of a URL path (the query string is ignored). */
