@@ -3,10 +3,12 @@
  * the same request, and the typed escape hatch `team.raw.GET('/api/team/members')` (openapi-fetch
  * through the SDK's transport), interleaved in one run. Target: SDK p50 / fetch p50 <= 1.05;
  * raw p50 / fetch p50 is reported beside it (openapi-fetch builds a `Request` per call and the
- * transport reads its body once more). The simulator runs in its own process so the clients share
- * nothing but the network. When the target is not met, a CPU profile of PROFILE_CALLS more SDK
- * calls prints where their time goes: the functions with the most self time, and the share of
- * the SDK's own code (the @service-sdk packages' files); PROFILE=1 prints it in any case.
+ * transport reads its body once more), and so is fetch with what a per-attempt timeout adds (an
+ * AbortSignal, a timer set and cleared): the share of the SDK's overhead that is its timeout. The
+ * simulator runs in its own process so the clients share nothing but the network. When the target
+ * is not met, a CPU profile of PROFILE_CALLS more SDK calls prints where their time goes: the
+ * functions with the most self time, and the share of the SDK's own code (the @service-sdk
+ * packages' files); PROFILE=1 prints it in any case.
  * About 15 s with CALLS=3000. `CALLS=20` runs it once quickly (a check that it works, not a figure).
  */
 import { createTeamClient } from '@service-sdk/team'
@@ -19,9 +21,9 @@ const WARMUP = Math.min(300, CALLS)
 const PROFILE_CALLS = Number(process.env.PROFILE_CALLS ?? 1000)
 const TARGET = 1.05
 
-type Name = 'sdk' | 'raw' | 'fetch'
+type Name = 'sdk' | 'raw' | 'fetch' | 'timed'
 
-console.log(`client-overhead bench: about 15 s (${CALLS} calls of each of 3 clients, interleaved)`)
+console.log(`client-overhead bench: about 15 s (${CALLS} calls of each of 4 clients, interleaved)`)
 const sim = await startSimulatorProcess()
 try {
   const url = `${sim.urls.base}/api/team/members`
@@ -36,6 +38,18 @@ try {
     async sdk() {
       await team.members.list()
     },
+    // What a per-attempt timeout costs fetch alone: the signal, and the timer set and cleared.
+    async timed() {
+      const timer = new AbortController()
+      const handle = setTimeout(() => timer.abort(), 30_000)
+      try {
+        const response = await fetch(url, { headers, signal: timer.signal })
+        const body = JSON.parse(await response.text()) as { data: unknown[] }
+        if (!Array.isArray(body.data)) throw new Error('unexpected body')
+      } finally {
+        clearTimeout(handle)
+      }
+    },
     async raw() {
       const { data } = await team.raw.GET('/api/team/members')
       if (!Array.isArray(data?.data)) throw new Error('unexpected body')
@@ -44,7 +58,7 @@ try {
   const names = Object.keys(runs) as Name[]
 
   for (let i = 0; i < WARMUP; i++) for (const name of names) await runs[name]()
-  const times: Record<Name, number[]> = { sdk: [], raw: [], fetch: [] }
+  const times: Record<Name, number[]> = { sdk: [], raw: [], fetch: [], timed: [] }
   for (let i = 0; i < CALLS; i++) {
     // Rotate which goes first so none always pays for another's garbage.
     for (let k = 0; k < names.length; k++) {
@@ -65,6 +79,12 @@ try {
       ratio('sdk', 50).toFixed(3),
     ],
     ['raw: team.raw.GET(...)', p('raw', 50).toFixed(3), p('raw', 99).toFixed(3), ratio('raw', 50).toFixed(3)],
+    [
+      'fetch + JSON.parse, with a timeout signal',
+      p('timed', 50).toFixed(3),
+      p('timed', 99).toFixed(3),
+      ratio('timed', 50).toFixed(3),
+    ],
     ['fetch + JSON.parse', p('fetch', 50).toFixed(3), p('fetch', 99).toFixed(3), '1.000'],
   ])
   const sdk = ratio('sdk', 50)
