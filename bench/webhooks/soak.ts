@@ -257,7 +257,7 @@ interface Sample {
 /**
  * The trends after the warm-up, in MiB per 10 minutes (least squares over the samples). The
  * target is on RSS less the main thread's young generation: V8 sizes that generation to the
- * allocation rate (it grows in steps, each a doubling, up to `--max-semi-space-size`), and what
+ * allocation rate (it grows in steps, up to a size set by `--max-semi-space-size`), and what
  * survives there is moved to the old generation after a collection or two, so memory that is kept
  * (a leak) shows in the rest. RSS itself and the young generation's range are printed beside it.
  */
