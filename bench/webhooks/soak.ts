@@ -42,12 +42,12 @@ const { values } = parseArgs({
 const TOKEN = 'soak-bench-token-0123456789abcdef'
 const PG_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const MiB = 1024 * 1024
-/** The settings of the environment that change how memory is held, as the table's header says them. */
+/** The environment's settings that change how memory is held, for the table's header. */
 const settings = ['MALLOC_ARENA_MAX', 'NODE_OPTIONS']
   .filter((name) => process.env[name])
   .map((name) => `${name}=${process.env[name]}; `)
   .join('')
-/** The target: RSS grows by less than this per 10 minutes once warm. */
+/** The target: RSS less the young generation grows by less than this per 10 minutes once warm. */
 const TARGET_MIB_PER_10_MIN = 1
 
 interface Stats {
@@ -123,7 +123,7 @@ async function serve(where: string): Promise<void> {
   })
 }
 
-/** Resident anonymous memory from `/proc/self/smaps`: the `brk` heap, and the other anonymous mappings. */
+/** Resident anonymous memory (`/proc/self/smaps`): the `brk` heap, and other anonymous mappings. */
 function anonymousMemory(): { brk: number; anon: number } {
   let brk = 0
   let anon = 0
