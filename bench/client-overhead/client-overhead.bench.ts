@@ -29,12 +29,14 @@ try {
   const url = `${sim.urls.base}/api/team/members`
   const headers = { authorization: `Bearer ${sim.credentials.teamApiKey}` }
   const team = createTeamClient({ baseUrl: sim.urls.base, apiKey: sim.credentials.teamApiKey })
+  /** The baseline: one fetch and JSON.parse of the list, with `signal` when given. */
+  const fetchList = async (signal?: AbortSignal) => {
+    const response = await fetch(url, { headers, ...(signal ? { signal } : {}) })
+    const body = JSON.parse(await response.text()) as { data: unknown[] }
+    if (!Array.isArray(body.data)) throw new Error('unexpected body')
+  }
   const runs: Record<Name, () => Promise<void>> = {
-    async fetch() {
-      const response = await fetch(url, { headers })
-      const body = JSON.parse(await response.text()) as { data: unknown[] }
-      if (!Array.isArray(body.data)) throw new Error('unexpected body')
-    },
+    fetch: () => fetchList(),
     async sdk() {
       await team.members.list()
     },
@@ -43,9 +45,7 @@ try {
       const timer = new AbortController()
       const handle = setTimeout(() => timer.abort(), 30_000)
       try {
-        const response = await fetch(url, { headers, signal: timer.signal })
-        const body = JSON.parse(await response.text()) as { data: unknown[] }
-        if (!Array.isArray(body.data)) throw new Error('unexpected body')
+        await fetchList(timer.signal)
       } finally {
         clearTimeout(handle)
       }

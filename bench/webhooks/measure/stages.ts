@@ -83,7 +83,10 @@ function regions(file: string): string[] {
     })
 }
 
-/** Maps each sampled frame to a stage; built files of packages/webhooks are read once each (the .js ones up front). */
+/**
+ * Maps each sampled frame to a stage. The built files of packages/webhooks are read once each: the
+ * top-level `.js` ones up front, any other when a frame first names it.
+ */
 function stageMapper(): (frame: CallFrame, parent: string | undefined) => string {
   const dist = `${dirname(createRequire(import.meta.url).resolve('@service-sdk/webhooks'))}/`
   const files = builtRegions(dist)
@@ -93,7 +96,6 @@ function stageMapper(): (frame: CallFrame, parent: string | undefined) => string
     if (frame.functionName === '(idle)') return 'idle'
     const path = frame.url.replace(/^file:\/\//, '')
     if (path.startsWith(dist)) {
-      if (!files.has(path)) files.set(path, regions(path))
       if (!files.has(path)) files.set(path, regions(path))
       const source = files.get(path)![frame.lineNumber] ?? ''
       return STAGE_OF_SOURCE.find(([pattern]) => pattern.test(source))?.[1] ?? 'intake'
