@@ -7,14 +7,14 @@ import http from 'node:http'
 import { pipeline } from 'node:stream/promises'
 import type { StsCredential } from '../lib/sts.ts'
 
-/** PUTs `size` bytes from `body()` as `key`; resolves on a 200. */
+/** PUTs `size` bytes from `body()` as `key`; resolves on a 200, with the CRC-64 the store reports. */
 export function rawPut(
   sts: StsCredential,
   agent: http.Agent,
   key: string,
   size: number,
   body: () => NodeJS.ReadableStream | Buffer,
-): Promise<void> {
+): Promise<string | undefined> {
   const endpoint = new URL(sts.endPoint)
   const date = new Date().toUTCString()
   const type = 'application/octet-stream'
@@ -39,9 +39,11 @@ export function rawPut(
       },
       (response) => {
         response.resume()
-        response.on('end', () =>
-          response.statusCode === 200 ? resolve() : reject(new Error(`PUT ${key}: ${response.statusCode}`)),
-        )
+        response.on('end', () => {
+          const crc = response.headers['x-oss-hash-crc64ecma']
+          if (response.statusCode === 200) resolve(typeof crc === 'string' ? crc : undefined)
+          else reject(new Error(`PUT ${key}: ${response.statusCode}`))
+        })
       },
     )
     request.on('error', reject)

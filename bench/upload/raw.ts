@@ -3,14 +3,17 @@
  * node:http and a hand-made OSS V1 signature. One large file goes up as `parallel` concurrent
  * PUTs of `chunk` bytes (each its own object, read from the file as it is sent); many files as
  * `parallel` concurrent PUTs of one file each. Credentials from one sts-tmp call; no asset is saved.
- * `warmup` files are sent first, untimed, as sdk.ts does.
+ * `warmup` files are sent first, untimed, as sdk.ts does. With `crc` (many files), each file's
+ * CRC-64 is computed with the SDK's own code and checked against the one the store reports, as
+ * the SDK checks every upload: the cost of integrity alone, without the rest of the SDK.
  *
- *   node raw.ts '<json: openUrl, token, files, chunk, parallel, warmup?>'
+ *   node raw.ts '<json: openUrl, token, files, chunk, parallel, warmup?, crc?>'
  */
 import { randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import http from 'node:http'
+import { crc64 } from '../../packages/open/src/upload/crc64/crc64.ts'
 import { fetchSts } from '../lib/sts.ts'
 import { timedStart } from './processes.ts'
 import { pool, rawPut } from './raw-put.ts'
@@ -22,6 +25,7 @@ const args = JSON.parse(process.argv[2] ?? '{}') as {
   chunk: number
   parallel: number
   warmup?: string[]
+  crc?: boolean
 }
 
 const sts = await fetchSts(args.openUrl, args.token)
@@ -29,12 +33,17 @@ const agent = new http.Agent({ keepAlive: true })
 const run = randomBytes(6).toString('hex')
 const put = (key: string, size: number, body: () => NodeJS.ReadableStream | Buffer) =>
   rawPut(sts, agent, key, size, body)
+/** One small file, its CRC-64 checked when `crc` is set. */
+const putFile = async (key: string, content: Buffer) => {
+  const reported = await put(key, content.length, () => content)
+  if (args.crc && reported !== String(crc64(content))) throw new Error(`${key}: CRC-64 ${reported} differs`)
+}
 
 if (args.warmup?.length) {
   await pool(
     args.warmup.map((file, n) => async () => {
       const content = await readFile(file)
-      await put(`${sts.dir}raw-${run}/warmup-${n}`, content.length, () => content)
+      await putFile(`${sts.dir}raw-${run}/warmup-${n}`, content)
     }),
     args.parallel,
   )
@@ -48,18 +57,18 @@ if (args.files.length === 1) {
   bytes = size
   for (let start = 0, n = 0; start < size; start += args.chunk, n++) {
     const end = Math.min(size, start + args.chunk)
-    jobs.push(() =>
-      put(`${sts.dir}raw-${run}/${n}`, end - start, () =>
+    jobs.push(async () => {
+      await put(`${sts.dir}raw-${run}/${n}`, end - start, () =>
         createReadStream(file, { start, end: end - 1, highWaterMark: 256 * 1024 }),
-      ),
-    )
+      )
+    })
   }
 } else {
   for (const [n, file] of args.files.entries()) {
     jobs.push(async () => {
       const content = await readFile(file)
       bytes += content.length
-      await put(`${sts.dir}raw-${run}/${n}`, content.length, () => content)
+      await putFile(`${sts.dir}raw-${run}/${n}`, content)
     })
   }
 }

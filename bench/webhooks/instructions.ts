@@ -17,17 +17,18 @@
  *
  *     pnpm --filter @service-sdk/bench exec node webhooks/instructions.ts      (N=2000, WARM=500, ROUNDS=1)
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateWebhookToken } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
+import { callgrindArgs, hasValgrind, type ThreadCounts, threadCounts } from '../lib/callgrind.ts'
 import type { CpuProfile } from '../lib/cpu-profile.ts'
 import { listeningUrl } from '../lib/listening.ts'
 import { median, recordTarget } from '../lib/report.ts'
 import { eventBody } from './event-body.ts'
-import { printStages, type ThreadCounts, threadCounts } from './measure/stages.ts'
+import { printStages } from './measure/stages.ts'
 
 const N = Number(process.env.N ?? 2000)
 const WARM = Number(process.env.WARM ?? 500)
@@ -37,7 +38,7 @@ const MEASURE = 'SQLite receiver instructions per event ÷ no-op Hono (callgrind
 console.log(
   `instructions: about ${5 * ROUNDS} minutes (${ROUNDS} rounds under valgrind, ${N} requests after ${WARM})`,
 )
-if (spawnSync('valgrind', ['--version']).status !== 0) {
+if (!hasValgrind()) {
   console.error('instructions.ts needs valgrind (apt-get install valgrind)')
   recordTarget({
     bench: 'webhooks',
@@ -75,15 +76,7 @@ async function instructions(mode: 'receiver' | 'noop', requests: number): Promis
   const token = generateWebhookToken()
   const child = spawn(
     'valgrind',
-    [
-      '--tool=callgrind',
-      '--separate-threads=yes',
-      `--callgrind-out-file=${join(dir, 'out')}`,
-      process.execPath,
-      join(import.meta.dirname, 'server.ts'),
-      mode,
-      token,
-    ],
+    [...callgrindArgs(dir), process.execPath, join(import.meta.dirname, 'server.ts'), mode, token],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   )
   try {

@@ -18,29 +18,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import type { ThreadCounts } from '../../lib/callgrind.ts'
 import { type CallFrame, type CpuProfile, groupedSelfTime } from '../../lib/cpu-profile.ts'
 import { printTable } from '../../lib/report.ts'
-
-/** Instructions of one callgrind run (--separate-threads=yes), by thread role. */
-export interface ThreadCounts {
-  main: number
-  sqlite: number
-  helpers: number
-}
-
-/** Every thread's totals from the callgrind files `out*` in `dir`: thread 1 is the main one. */
-export function threadCounts(dir: string): ThreadCounts {
-  const counts: ThreadCounts = { main: 0, sqlite: 0, helpers: 0 }
-  for (const name of readdirSync(dir).filter((n) => n.startsWith('out'))) {
-    const text = readFileSync(join(dir, name), 'utf8')
-    const line = text.split('\n').find((l) => l.startsWith('totals:') || l.startsWith('summary:'))
-    const total = Number(line?.split(/\s+/)[1] ?? 0)
-    if (/-0*1$/.test(name) || name === 'out') counts.main += total
-    else if (text.includes('sqlite3VdbeExec')) counts.sqlite += total
-    else counts.helpers += total
-  }
-  return counts
-}
 
 // By the folders of packages/webhooks/src; any other file of the package is intake.
 const STAGE_OF_SOURCE: Array<[RegExp, string]> = [

@@ -30,10 +30,17 @@ export function operationOf(pathname: string): ProxyOperation | undefined {
   return match ? ((match[1] ?? 'oss-sign') as ProxyOperation) : undefined
 }
 
-/** A request body as JSON (every digit of an id kept), or the 400 answer. */
-async function jsonBody(request: Request, what: string): Promise<unknown> {
+/**
+ * A request body as JSON, or the 400 answer. `parse` keeps every digit of an id by default; a
+ * body that holds none (oss-sign's keys, upload ids and part numbers) takes `JSON.parse`.
+ */
+async function jsonBody(
+  request: Request,
+  what: string,
+  parse: (text: string) => unknown = parseServiceJson,
+): Promise<unknown> {
   try {
-    return parseServiceJson(await request.text())
+    return parse(await request.text())
   } catch {
     return failure(400, 'validation_error', `The ${what} body is not JSON.`, {
       issues: [{ path: '', message: 'must be a JSON object' }],
@@ -58,7 +65,7 @@ function tracing(signal?: AbortSignal): CallOptions & { traceId?: string | undef
  * refused (403) with nothing signed. With no request: where the caller's objects go.
  */
 export async function signObjectRequests(ctx: ProxyContext, caller: UploadProxyCaller, request: Request) {
-  const body = await jsonBody(request, 'oss-sign')
+  const body = await jsonBody(request, 'oss-sign', JSON.parse)
   if (body instanceof Response) return body
   const renew = (body as { renew?: unknown } | null)?.renew === true
   const credential = await ctx.credentials.get(renew)

@@ -1,8 +1,25 @@
 /** OSS object names are at most 1023 bytes of UTF-8. */
 export const MAX_KEY_BYTES = 1023
 
-const encoder = new TextEncoder()
-const bytes = (text: string) => encoder.encode(text).byteLength
+/**
+ * The UTF-8 length of `text` as `TextEncoder` encodes it (a lone surrogate as U+FFFD, 3 bytes),
+ * counted without making the bytes: every upload measures its key (key.test.ts holds it to
+ * `TextEncoder` on arbitrary strings).
+ */
+export function utf8Length(text: string): number {
+  let n = text.length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x80) continue
+    if (c < 0x800) n += 1
+    else if (c <= 0xdbff && c >= 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two code units, four bytes.
+      n += 2
+      i++
+    } else n += 2
+  }
+  return n
+}
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
 const CONTROL = /[\u0000-\u001f\u007f]/g
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above (no `g`: `test` must not keep state)
@@ -38,12 +55,12 @@ export function randomId(): string {
 export function uniqueKey(dir: string, fileName: string, id: string = randomId()): string {
   const prefix = `${directoryPrefix(dir)}${id}/`
   let name = fileName.replace(CONTROL, '').replace(/[/\\]/g, '_').trim() || 'file'
-  const room = MAX_KEY_BYTES - bytes(prefix)
-  if (bytes(name) > room) {
+  const room = MAX_KEY_BYTES - utf8Length(prefix)
+  if (utf8Length(name) > room) {
     const dot = name.lastIndexOf('.')
-    const extension = dot > 0 && bytes(name.slice(dot)) <= 32 ? name.slice(dot) : ''
+    const extension = dot > 0 && utf8Length(name.slice(dot)) <= 32 ? name.slice(dot) : ''
     let stem = name.slice(0, name.length - extension.length)
-    while (stem.length > 0 && bytes(stem) + bytes(extension) > room)
+    while (stem.length > 0 && utf8Length(stem) + utf8Length(extension) > room)
       stem = Array.from(stem).slice(0, -1).join('')
     name = stem + extension
   }
@@ -58,7 +75,7 @@ export function refuseRelativeKey(key: string): string | undefined {
   if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) {
     return 'must not contain empty, "." or ".." segments'
   }
-  if (bytes(key) > MAX_KEY_BYTES) return `must be at most ${MAX_KEY_BYTES} bytes`
+  if (utf8Length(key) > MAX_KEY_BYTES) return `must be at most ${MAX_KEY_BYTES} bytes`
   return undefined
 }
 

@@ -4,7 +4,7 @@ import { endpointUrl } from '../oss/connection.ts'
 import type { OssBody } from '../oss/types.ts'
 import type { RandomAccessSource, SequentialSource } from '../platform/platform.ts'
 import { type SentObject, verifyObject } from './integrity.ts'
-import { directoryPrefix, MAX_KEY_BYTES, uniqueKey } from './key.ts'
+import { directoryPrefix, MAX_KEY_BYTES, uniqueKey, utf8Length } from './key.ts'
 import { type ResumeParts, resumeParts, sendMultipart } from './multipart.ts'
 import type { EngineDeps, ObjectJob, ResumePoint, UploadedObject } from './object-job.ts'
 import { type OssCaller, ossCaller } from './oss-call.ts'
@@ -12,8 +12,6 @@ import { type PartFeed, partSizeFor, randomAccessFeed, sequentialFeed } from './
 import { materialOf, type PreparedObject } from './prepare-object.ts'
 import { abortOnServer } from './server-abort.ts'
 import { readSource, sourceError } from './source-error.ts'
-
-const encoder = new TextEncoder()
 
 /**
  * Sends a prepared object: one PUT when it fits in a part, otherwise a multipart upload with
@@ -118,7 +116,7 @@ class ObjectUpload {
     const key =
       resume?.key ??
       (this.#job.key === undefined ? uniqueKey(dir, this.#prepared.fileName) : dir + this.#job.key)
-    if (encoder.encode(key).byteLength > MAX_KEY_BYTES) {
+    if (utf8Length(key) > MAX_KEY_BYTES) {
       throw new ServiceValidationError('upload options', [
         { path: 'key', message: `with the directory "${dir}" the key is longer than ${MAX_KEY_BYTES} bytes` },
       ])

@@ -77,6 +77,8 @@ const keys = [
   'upload/1/no-extension',
   'upload/1/archive.tar.gz',
   "upload/1/it's *here*!.unknownext",
+  // Only characters that stay as they are in a URL path: the signer's shortcut.
+  "upload/1/it's_(*here*)!~.v-1.bin",
   '/upload/1/leading-slash.txt',
   'upload/1/中文/目录.mp4',
   'upload/1/hash#question?.bin',
@@ -100,6 +102,14 @@ describe('PutObject signed without ali-oss', () => {
       }
     })
   }
+
+  test('a key encodeURIComponent refuses (a lone surrogate) is signed as ali-oss signs it', async () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 4, 9, 5, 7), toFake: ['Date'] })
+    const oss = client('https://oss-cn-hangzhou.aliyuncs.com')
+    const key = 'upload/1/lone\ud800 a+b%2Fc.bin'
+    const { target: _, ...signed } = nodeSigner(oss.options, oss.userAgent)({ method: 'PUT', key, length: 1 })
+    expect(signed).toEqual(onWire(await aliOssPut(oss, key, 1)))
+  })
 
   test("the URL's parts handed to the HTTP layer are the URL's, an UploadPart's part number too", () => {
     for (const endpoint of [

@@ -277,14 +277,17 @@ function search(query: ObjectRequest['query'], subresource: ObjectRequest['subre
   return pairs.length === 0 ? '' : `?${pairs.join('&')}`
 }
 
+/** Characters `encodeURIComponent` leaves as they are, and `/`: a key of only these is its own path. */
+const PLAIN_KEY = /^[\w.!~*'()/-]*$/
+
 /** The key in the URL path: encoded except for `/`, `+` as `%2B` (ali-oss's `_escape`). */
 function escapeKey(key: string): string {
-  let encoded: string
+  if (PLAIN_KEY.test(key)) return key
   try {
-    encoded = encodeURIComponent(key)
+    // `+` comes out as %2B already.
+    return encodeURIComponent(key).replace(/%2F/g, '/')
   } catch {
-    // A lone surrogate: ali-oss (utility.encodeURIComponent) sends the key as it is.
-    encoded = key
+    // A lone surrogate: ali-oss (utility.encodeURIComponent) sends the key as it is, then escapes it.
+    return key.replace(/%2F/g, '/').replace(/\+/g, '%2B')
   }
-  return encoded.replace(/%2F/g, '/').replace(/\+/g, '%2B')
 }

@@ -1,0 +1,100 @@
+/**
+ * The uploader's cost per small file counted in instructions (callgrind, ../lib/callgrind.ts),
+ * which the machine's load does not move: uploadMany (sdk.ts) against raw PUTs (raw.ts) and raw
+ * PUTs that check each file's CRC-64 as the SDK does (raw.ts `crc`). The upload bench's CPU time
+ * per file moved by a fifth between processes of one build; these counts move by a few percent.
+ * Each uploader runs under valgrind twice, over WARM files and over WARM + N (the simulator runs
+ * in a process of its own, not under valgrind): the difference over N is the cost per 64 KiB
+ * file, by thread (the main one; the runtime's helpers: V8's compilers and garbage collector,
+ * libuv's pool). Kernel time (the socket and file syscalls) is not counted. Information, no
+ * target. About 6 minutes; needs valgrind.
+ *
+ *     pnpm --filter @service-sdk/bench exec node upload/instructions.ts      (N=1000, WARM=100)
+ */
+import { spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { callgrindArgs, hasValgrind, type ThreadCounts, threadCounts } from '../lib/callgrind.ts'
+import { printTable } from '../lib/report.ts'
+import { childProcess, firstLine } from './processes.ts'
+
+const N = Number(process.env.N ?? 1000)
+const WARM = Number(process.env.WARM ?? 100)
+
+if (!hasValgrind()) {
+  console.error('upload/instructions.ts needs valgrind (apt-get install valgrind)')
+  process.exit(1)
+}
+console.log(`upload instructions: about 6 minutes (3 uploaders under valgrind, ${N} files after ${WARM})`)
+const work = await mkdtemp(join(tmpdir(), 'bench-upload-instructions-'))
+await mkdir(join(work, 'files'))
+const files: string[] = []
+for (let i = 0; i < WARM + N; i++) {
+  const path = join(work, 'files', `file-${i}.bin`)
+  const content = Buffer.alloc(64 * 1024)
+  for (let j = 0; j < content.length; j += 4) content.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, j)
+  await writeFile(path, content)
+  files.push(path)
+}
+const warmup = files.slice(0, WARM)
+const timed = files.slice(WARM)
+
+const server = childProcess('server.ts', [join(work, 'store')])
+try {
+  const { urls, credentials } = JSON.parse(await firstLine(server)) as {
+    urls: { open: string }
+    credentials: { openToken: { type: string; value: string } }
+  }
+  const uploaders = {
+    'uploadMany (the SDK)': (list: string[]) => ['sdk.ts', { many: true, files: list }] as const,
+    'raw PUTs': (list: string[]) => ['raw.ts', { files: list, chunk: 8 << 20, parallel: 8 }] as const,
+    'raw PUTs checking CRC-64': (list: string[]) =>
+      ['raw.ts', { files: list, chunk: 8 << 20, parallel: 8, crc: true }] as const,
+  }
+  /** The instructions one uploader process executed, by thread role. */
+  const count = async (script: string, args: object): Promise<ThreadCounts> => {
+    const reset = await fetch(`${urls.open}/_sim/reset`, { method: 'POST' })
+    if (!reset.ok) throw new Error(`the simulator's reset answered ${reset.status}`)
+    const dir = await mkdtemp(join(tmpdir(), 'bench-upload-callgrind-'))
+    try {
+      const all = { openUrl: urls.open, token: credentials.openToken, warmup, ...args }
+      const run = spawnSync(
+        'valgrind',
+        [...callgrindArgs(dir), process.execPath, join(import.meta.dirname, script), JSON.stringify(all)],
+        { stdio: 'ignore' },
+      )
+      if (run.status !== 0) throw new Error(`${script} under valgrind exited with ${run.status}`)
+      return threadCounts(dir)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+  const perFile: Record<string, { main: number; helpers: number }> = {}
+  for (const [name, of] of Object.entries(uploaders)) {
+    const warm = await count(of([])[0], of([])[1])
+    const full = await count(of(timed)[0], of(timed)[1])
+    // No SQLite in an uploader: every thread but the main one is a helper.
+    const others = (c: ThreadCounts) => c.sqlite + c.helpers
+    perFile[name] = { main: (full.main - warm.main) / N, helpers: (others(full) - others(warm)) / N }
+  }
+  const k = (n: number) => `${(n / 1000).toFixed(0)}k`
+  const all = (name: string) => (perFile[name]?.main ?? 0) + (perFile[name]?.helpers ?? 0)
+  const ratio = (name: string, base: string) => (all(name) / all(base)).toFixed(2)
+  printTable(`Instructions per 64 KiB file (callgrind; ${N} files after ${WARM})`, [
+    ['uploader', 'main thread', 'helper threads', 'all', '÷ raw', '÷ raw checking CRC-64'],
+    ...Object.keys(uploaders).map((name) => [
+      name,
+      k(perFile[name]?.main ?? 0),
+      k(perFile[name]?.helpers ?? 0),
+      k(all(name)),
+      ratio(name, 'raw PUTs'),
+      ratio(name, 'raw PUTs checking CRC-64'),
+    ]),
+  ])
+} finally {
+  server.kill('SIGTERM')
+  await once(server, 'exit')
+  await rm(work, { recursive: true, force: true })
+}
