@@ -20,6 +20,7 @@ export function utf8Length(text: string): number {
   }
   return n
 }
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
 const CONTROL = /[\u0000-\u001f\u007f]/g
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above (no `g`: `test` must not keep state)
