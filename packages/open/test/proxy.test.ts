@@ -243,6 +243,10 @@ describe('what the proxy answers', () => {
       paths: ['requests.1.query.prefix'],
     })
     expect(await refused({ op: 'PutObject', key: `${dir}../x` })).toMatchObject({ paths: ['requests.1.key'] })
+    expect(await refused({ op: 'PutObject', key: `${dir}half\ud800.bin` })).toMatchObject({
+      status: 400,
+      paths: ['requests.1.key'],
+    })
     expect(await refused({ op: 'PutObject', key, type: 'text/html\r\nx-oss-acl: public' })).toMatchObject({
       paths: ['requests.1.type'],
     })

@@ -508,6 +508,8 @@ describe('spaces and input', () => {
       () => open.upload(Buffer.from('x'), { name: 'x', extension: 'txt', partSize: 1000 }),
       () => open.upload(Buffer.from('x'), { name: 'x', extension: 'txt', parallel: 0 }),
       () => open.upload(Buffer.from('x'), { name: 'x', extension: 'txt', key: '../escape' }),
+      // Half a surrogate pair: no URL could carry the key.
+      () => open.upload(Buffer.from('x'), { name: 'x', extension: 'txt', key: 'x/a\ud800.txt' }),
       () => open.upload(Buffer.from('x'), { name: 'x', extension: 'txt', folderId: 'abc' }),
       () => open.upload(Buffer.from('x'), { name: 'x', extension: 'txt', surprise: true } as never),
       () => open.upload(42 as never),

@@ -16,6 +16,7 @@ describe('keys', () => {
     expect(uniqueKey('', 'x.txt', 'ID')).toBe('ID/x.txt')
     expect(uniqueKey('d/', '../a\\b/c\u0000.txt', 'ID')).toBe('d/ID/.._a_b_c.txt')
     expect(uniqueKey('d/', '   ', 'ID')).toBe('d/ID/file')
+    expect(uniqueKey('d/', 'half\ud800 \ud83d\ude00.txt', 'ID')).toBe('d/ID/half\ufffd \ud83d\ude00.txt')
     expect(uniqueKey('d/', 'x.txt')).toMatch(/^d\/[0-9a-f]{32}\/x\.txt$/)
     expect(uniqueKey('d/', 'x.txt')).not.toBe(uniqueKey('d/', 'x.txt'))
   })
@@ -43,7 +44,19 @@ describe('keys', () => {
 
   test('relative keys: no leading slash, no dot segments, no control characters', () => {
     expect(refuseRelativeKey('a/b c+d.txt')).toBeUndefined()
-    for (const bad of ['', '/a', 'a//b', 'a/../b', './a', 'a\nb', ' a', 'x'.repeat(1024)]) {
+    expect(refuseRelativeKey('a/\ud83d\ude00.txt')).toBeUndefined()
+    for (const bad of [
+      '',
+      '/a',
+      'a//b',
+      'a/../b',
+      './a',
+      'a\nb',
+      ' a',
+      'x'.repeat(1024),
+      'a\ud800.txt',
+      '\udc00',
+    ]) {
       expect(refuseRelativeKey(bad)).toEqual(expect.any(String))
     }
     expect(directoryPrefix('a')).toBe('a/')

@@ -25,6 +25,12 @@ export function utf8Length(text: string): number {
 const CONTROL = /[\u0000-\u001f\u007f]/g
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above (no `g`: `test` must not keep state)
 const HAS_CONTROL = /[\u0000-\u001f\u007f]/
+/**
+ * A UTF-16 surrogate without its other half (a paired one is part of a code point of its own):
+ * no URL can carry it, so a key holding one could not be sent.
+ */
+const LONE_SURROGATES = /\p{Cs}/gu
+const HAS_LONE_SURROGATE = /\p{Cs}/u
 
 /** `dir` as a prefix: a directory without its trailing slash still gets one. */
 export function directoryPrefix(dir: string): string {
@@ -50,12 +56,13 @@ export function randomId(): string {
 
 /**
  * A unique key under the credential's directory that keeps the file's name readable:
- * `<dir><32 hex>/<file name>`. Slashes and control characters in the name are replaced, and a
- * long name is shortened (keeping its extension) to fit OSS's 1023 bytes.
+ * `<dir><32 hex>/<file name>`. Slashes, control characters and lone surrogates (as U+FFFD) in the
+ * name are replaced, and a long name is shortened (keeping its extension) to fit OSS's 1023 bytes.
  */
 export function uniqueKey(dir: string, fileName: string, id: string = randomId()): string {
   const prefix = `${directoryPrefix(dir)}${id}/`
-  let name = fileName.replace(CONTROL, '').replace(/[/\\]/g, '_').trim() || 'file'
+  let name =
+    fileName.replace(CONTROL, '').replace(/[/\\]/g, '_').replace(LONE_SURROGATES, '\ufffd').trim() || 'file'
   const room = MAX_KEY_BYTES - utf8Length(prefix)
   if (utf8Length(name) > room) {
     const dot = name.lastIndexOf('.')
@@ -73,6 +80,8 @@ export function refuseRelativeKey(key: string): string | undefined {
   if (key === '' || key.trim() !== key) return 'must not be empty or start or end with spaces'
   if (key.startsWith('/')) return 'is relative to the directory of the upload credentials: no leading "/"'
   if (HAS_CONTROL.test(key)) return 'must not contain control characters'
+  if (HAS_LONE_SURROGATE.test(key))
+    return 'must be well-formed text (it holds half of a UTF-16 surrogate pair)'
   if (key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) {
     return 'must not contain empty, "." or ".." segments'
   }
