@@ -16,7 +16,8 @@
  * ./instructions.ts (6 minutes under valgrind, not part of this bench).
  * Targets: one 512 MiB file at >= 1.0 of the raw baseline and >= 1.5 of ali-oss's
  * default; peak RSS <= 150 MiB and within 10% for 128 MiB and 1 GiB files; 1,000 files of 64 KiB
- * with uploadMany at >= 0.85, exactly one sts-tmp call, material-save calls <= ceil(1000 / 100).
+ * with uploadMany at >= 0.85 in files/s and <= 1.2x in the uploader's CPU per file, exactly one
+ * sts-tmp call, material-save calls <= ceil(1000 / 100).
  *
  * About 3.5 minutes with 3 rounds.
  *
