@@ -3,7 +3,7 @@
  * in its own process so one's memory and sockets do not disturb the next. Benchmarks import the
  * built packages (`pnpm bench` builds first): what users run. Each bench appends its targets to
  * the JSON lines file BENCH_RESULTS names (a temporary file, see lib/report.ts `recordTarget`);
- * the run ends with one table of every target of every bench. About 10 minutes in all, alone on a
+ * the run ends with one table of every target of every bench. About 14 minutes in all, alone on a
  * 2-core machine (each bench's header gives its share, an upper bound).
  */
 import { spawnSync } from 'node:child_process'
