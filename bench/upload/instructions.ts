@@ -2,7 +2,8 @@
  * The uploader's cost per small file counted in instructions (callgrind, ../lib/callgrind.ts),
  * which the machine's load does not move: uploadMany (sdk.ts) against raw PUTs (raw.ts) and raw
  * PUTs that check each file's CRC-64 as the SDK does (raw.ts `crc`). The upload bench's CPU time
- * per file moved by a fifth between processes of one build; these counts move by a few percent.
+ * per file moved by a fifth between processes of one build; instruction counts do not depend on
+ * what else the machine runs.
  * Each uploader runs under valgrind twice, over WARM files and over WARM + N (the simulator runs
  * in a process of its own, not under valgrind): the difference over N is the cost per 64 KiB
  * file, by thread (the main one; the runtime's helpers: V8's compilers and garbage collector,
