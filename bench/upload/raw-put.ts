@@ -1,5 +1,5 @@
 /**
- * The baseline's requests (raw.ts, ab-big.ts): one PUT with node:http and a hand-made OSS V1
+ * The baseline's requests (raw.ts): one PUT with node:http and a hand-made OSS V1
  * signature, and a pool that runs jobs `parallel` at a time.
  */
 import { createHmac } from 'node:crypto'
