@@ -10,11 +10,12 @@
  *   pnpm --filter @service-sdk/open build
  *   node bench/upload/ab.ts /tmp/upbase/packages/open/dist/index.js [rounds, default 20]
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { OpenClient as Client } from '@service-sdk/open'
+import { smallFiles } from './files.ts'
 import { childProcess, cpuSecondsOf, firstLine } from './processes.ts'
 
 type OpenModule = typeof import('@service-sdk/open')
@@ -25,15 +26,7 @@ const ROUNDS = Number(roundsArg ?? 20)
 const BATCH = 100
 
 const work = await mkdtemp(join(tmpdir(), 'bench-upload-ab-'))
-await mkdir(join(work, 'files'))
-const files: string[] = []
-for (let i = 0; i < 1100; i++) {
-  const path = join(work, 'files', `file-${i}.bin`)
-  const content = Buffer.alloc(64 * 1024)
-  for (let j = 0; j < content.length; j += 4) content.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, j)
-  await writeFile(path, content)
-  files.push(path)
-}
+const files = await smallFiles(join(work, 'files'), 1100)
 
 const server = childProcess('server.ts', [join(work, 'store')], true)
 try {

@@ -14,11 +14,12 @@
  */
 import { spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { callgrindArgs, hasValgrind, type ThreadCounts, threadCounts } from '../lib/callgrind.ts'
 import { printTable } from '../lib/report.ts'
+import { smallFiles } from './files.ts'
 import { childProcess, firstLine } from './processes.ts'
 
 const N = Number(process.env.N ?? 1000)
@@ -30,15 +31,7 @@ if (!hasValgrind()) {
 }
 console.log(`upload instructions: about 6 minutes (3 uploaders under valgrind, ${N} files after ${WARM})`)
 const work = await mkdtemp(join(tmpdir(), 'bench-upload-instructions-'))
-await mkdir(join(work, 'files'))
-const files: string[] = []
-for (let i = 0; i < WARM + N; i++) {
-  const path = join(work, 'files', `file-${i}.bin`)
-  const content = Buffer.alloc(64 * 1024)
-  for (let j = 0; j < content.length; j += 4) content.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, j)
-  await writeFile(path, content)
-  files.push(path)
-}
+const files = await smallFiles(join(work, 'files'), WARM + N)
 const warmup = files.slice(0, WARM)
 const timed = files.slice(WARM)
 
@@ -48,19 +41,19 @@ try {
     urls: { open: string }
     credentials: { openToken: { type: string; value: string } }
   }
-  const uploaders = {
-    'uploadMany (the SDK)': (list: string[]) => ['sdk.ts', { many: true, files: list }] as const,
-    'raw PUTs': (list: string[]) => ['raw.ts', { files: list, chunk: 8 << 20, parallel: 8 }] as const,
-    'raw PUTs checking CRC-64': (list: string[]) =>
-      ['raw.ts', { files: list, chunk: 8 << 20, parallel: 8, crc: true }] as const,
+  /** Each uploader's script and arguments (besides the files, the warm-up and the simulator's). */
+  const uploaders: Record<string, [string, object]> = {
+    'uploadMany (the SDK)': ['sdk.ts', { many: true }],
+    'raw PUTs': ['raw.ts', { chunk: 8 << 20, parallel: 8 }],
+    'raw PUTs checking CRC-64': ['raw.ts', { chunk: 8 << 20, parallel: 8, crc: true }],
   }
-  /** The instructions one uploader process executed, by thread role. */
-  const count = async (script: string, args: object): Promise<ThreadCounts> => {
+  /** The instructions one uploader process executed over `warmup` then `list`, by thread role. */
+  const count = async (script: string, args: object, list: string[]): Promise<ThreadCounts> => {
     const reset = await fetch(`${urls.open}/_sim/reset`, { method: 'POST' })
     if (!reset.ok) throw new Error(`the simulator's reset answered ${reset.status}`)
     const dir = await mkdtemp(join(tmpdir(), 'bench-upload-callgrind-'))
     try {
-      const all = { openUrl: urls.open, token: credentials.openToken, warmup, ...args }
+      const all = { openUrl: urls.open, token: credentials.openToken, warmup, files: list, ...args }
       const run = spawnSync(
         'valgrind',
         [...callgrindArgs(dir), process.execPath, join(import.meta.dirname, script), JSON.stringify(all)],
@@ -73,9 +66,9 @@ try {
     }
   }
   const perFile: Record<string, { main: number; helpers: number }> = {}
-  for (const [name, of] of Object.entries(uploaders)) {
-    const warm = await count(of([])[0], of([])[1])
-    const full = await count(of(timed)[0], of(timed)[1])
+  for (const [name, [script, args]] of Object.entries(uploaders)) {
+    const warm = await count(script, args, [])
+    const full = await count(script, args, timed)
     // No SQLite in an uploader: every thread but the main one is a helper.
     const others = (c: ThreadCounts) => c.sqlite + c.helpers
     perFile[name] = { main: (full.main - warm.main) / N, helpers: (others(full) - others(warm)) / N }

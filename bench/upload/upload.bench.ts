@@ -24,16 +24,15 @@
  *     pnpm bench upload          (builds first)    BENCH_ROUNDS=3 by default
  */
 import { once } from 'node:events'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { median, recordTarget } from '../lib/report.ts'
-import { bigFile } from './files.ts'
+import { bigFile, smallFiles } from './files.ts'
 import { childProcess as child, cpuSecondsOf, firstLine } from './processes.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const MiB = 1024 * 1024
-const KiB = 1024
 const SMALL_FILES = 1000
 const WARMUP_FILES = 100
 const SAVE_BATCH = 100
@@ -81,20 +80,13 @@ const mibps = (f: Figures) => f.bytes / MiB / f.seconds
 
 console.log(`upload bench: about 3.5 minutes (${ROUNDS} rounds)`)
 console.log(`Preparing files in ${work} (128 MiB, 512 MiB, 1 GiB, ${SMALL_FILES} x 64 KiB)...`)
+const kibFiles = await smallFiles(join(work, 'many'), SMALL_FILES + WARMUP_FILES)
 const files = {
   small: await bigFile(join(work, '128m.bin'), 128 * MiB),
   medium: await bigFile(join(work, '512m.bin'), 512 * MiB),
   large: await bigFile(join(work, '1g.bin'), 1024 * MiB),
-  many: [] as string[],
-  warmup: [] as string[],
-}
-await mkdir(join(work, 'many'))
-for (let i = 0; i < SMALL_FILES + WARMUP_FILES; i++) {
-  const path = join(work, 'many', `file-${i}.bin`)
-  const content = Buffer.alloc(64 * KiB)
-  for (let j = 0; j < content.length; j += 4) content.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, j)
-  await writeFile(path, content)
-  ;(i < SMALL_FILES ? files.many : files.warmup).push(path)
+  many: kibFiles.slice(0, SMALL_FILES),
+  warmup: kibFiles.slice(SMALL_FILES),
 }
 
 const server = child('server.ts', [join(work, 'store')], true)

@@ -12,6 +12,7 @@ import type {
   RequestContext,
   UploadsMarker,
 } from './types.ts'
+import { utf8Length } from './utf8-length.ts'
 import { childrenNamed, readXml, textOf, type XmlElement } from './xml.ts'
 
 /**
@@ -131,9 +132,6 @@ const METHOD: Record<OssRequest['op'], string> = {
   DeleteObject: 'DELETE',
   ListMultipartUploads: 'GET',
 }
-
-const encoder = new TextEncoder()
-const utf8Length = (text: string) => encoder.encode(text).byteLength
 
 /** `x-oss-hash-crc64ecma`: a decimal string; `undefined` when absent (an older store). */
 export function reportedCrc(headers: OssHttpResponse['headers']): string | undefined {
