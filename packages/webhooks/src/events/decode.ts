@@ -9,9 +9,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
 /**
  * Bytes or text to a JSON object, losslessly (ids and integers beyond 2^53 keep every digit).
  * Refuses invalid UTF-8, an empty body, nesting beyond MAX_JSON_DEPTH, malformed JSON and anything
- * but an object.
+ * but an object. `parse` is the lossless parser unless the caller reads no number (admit.ts).
  */
-export function decodeBody(body: string | Uint8Array | ArrayBuffer): Record<string, unknown> {
+export function decodeBody(
+  body: string | Uint8Array | ArrayBuffer,
+  parse: (text: string) => unknown = parseServiceJson,
+): Record<string, unknown> {
   const text = typeof body === 'string' ? body : bodyText(body)
   if (!/\S/.test(text)) throw malformed('The body is empty.')
   // Checked before parsing: the lossless parser revives recursively, and a deep enough document
@@ -24,7 +27,7 @@ export function decodeBody(body: string | Uint8Array | ArrayBuffer): Record<stri
   }
   let value: unknown
   try {
-    value = parseServiceJson(text)
+    value = parse(text)
   } catch (cause) {
     throw malformed(`The body is not valid JSON (${(cause as Error).message}).`, cause)
   }

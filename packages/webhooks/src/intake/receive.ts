@@ -119,7 +119,9 @@ async function readAndAdmit(
         ? cappedWhole(body, intake.maxBodyBytes)
         : await readCapped(body, intake.maxBodyBytes, delivery.contentLength)
     const text = typeof raw === 'string' ? raw : bodyText(raw)
-    const admitted = admit(text)
+    // Only processing here reads the parsed body, and only of an event it takes as it arrives;
+    // one it claims later is parsed from the stored text then.
+    const admitted = admit(text, intake.worker.wouldTakeArrival())
     if (!isJsonContentType(delivery.contentType)) intake.noteContentType(delivery.contentType)
     return { text, admitted }
   } catch (error) {

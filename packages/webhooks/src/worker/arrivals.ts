@@ -9,8 +9,11 @@ import { isActive, type WorkerState } from './state.ts'
  */
 export interface Arrival {
   readonly lease: ArrivalLease
-  /** It was stored under the lease: run it, from `body` (its text parsed at admission). */
-  stored(event: NewEvent, body: Record<string, unknown>): void
+  /**
+   * It was stored under the lease: run it, from `body` (its text parsed at admission), or from
+   * its text when admission kept no parsed body (the worker had no room for it then).
+   */
+  stored(event: NewEvent, body: Record<string, unknown> | undefined): void
   /** It was not (a duplicate, or the insert failed): give the room back. */
   cancel(): void
 }
@@ -25,9 +28,7 @@ export interface Arrival {
  * first), nor on a store that cannot lease at insert, nor while stopped.
  */
 export function arrival(w: WorkerState): Arrival | undefined {
-  if (!w.running || !w.store.leasesOnInsert) return undefined
-  if (w.arriving + w.buffered.length + w.handlersRunning >= w.settings.concurrency * 4) return undefined
-  if (w.draining === 0 && shouldYield(w.ingest, w.ingestBusy)) return undefined
+  if (!wouldTakeArrival(w)) return undefined
   w.arriving++
   // Its own owner string, as each claim's (see claim-loop.ts).
   const owner = `${w.instance}:${++w.claims}`
@@ -51,6 +52,13 @@ export function arrival(w: WorkerState): Arrival | undefined {
     },
     cancel: () => void settle(),
   }
+}
+
+/** Whether `arrival` would offer a lease now (see there). */
+export function wouldTakeArrival(w: WorkerState): boolean {
+  if (!w.running || !w.store.leasesOnInsert) return false
+  if (w.arriving + w.buffered.length + w.handlersRunning >= w.settings.concurrency * 4) return false
+  return w.draining > 0 || !shouldYield(w.ingest, w.ingestBusy)
 }
 
 /** The event as a claim would have returned it: processing, first attempt, leased to `owner`. */

@@ -53,9 +53,10 @@ export interface Held {
   owner: string
   /**
    * Its body as parsed when this process received it (a leased arrival, see arrivals.ts): the
-   * run reads it instead of parsing `event.body` again. Absent for claimed events.
+   * run reads it instead of parsing `event.body` again. Absent for claimed events, and for an
+   * arrival admitted while the worker had no room for it.
    */
-  body?: Record<string, unknown>
+  body?: Record<string, unknown> | undefined
 }
 
 /** One worker's state, passed to the module functions of this folder. */

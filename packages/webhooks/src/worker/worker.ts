@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { describeError } from '../errors.ts'
-import { type Arrival, arrival } from './arrivals.ts'
+import { type Arrival, arrival, wouldTakeArrival } from './arrivals.ts'
 import { pump } from './claim-loop.ts'
 import { cancelYield, ingestYield } from './ingest-yield.ts'
 import { leases } from './leases.ts'
@@ -19,6 +19,11 @@ export interface Worker {
    * arrivals.ts); `undefined` otherwise (store it pending, then `wake()`).
    */
   arrival(): Arrival | undefined
+  /**
+   * Whether `arrival()` would offer a lease now: when it would not, nothing here reads an arriving
+   * event's parsed body (the event is claimed later, from its stored text).
+   */
+  wouldTakeArrival(): boolean
   start(): void
   /** Stop claiming; resolves when the events in flight have settled. */
   stop(): Promise<void>
@@ -58,6 +63,7 @@ export function createWorker(init: WorkerInit): Worker {
       if (isActive(w)) void pump(w)
     },
     arrival: () => arrival(w),
+    wouldTakeArrival: () => wouldTakeArrival(w),
     start: () => start(w),
     stop: () => stop(w),
     drain: () => drain(w),
