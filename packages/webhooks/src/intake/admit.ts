@@ -30,9 +30,9 @@ export function admit(text: string, wantsBody = true): Admitted {
 
 /**
  * Admission with `JSON.parse`, for a body nobody will read as parsed here (an ingest-only
- * receiver; an event the worker has no room for, claimed later from its stored text): half the
- * CPU of the lossless parse on the bench's asset event (1.1 against 2.4 µs, hot loop), which was
- * the largest share of an ingest-only receiver's own JavaScript. Enough when
+ * receiver; an event the worker has no room for, claimed later from its stored text). It costs
+ * half the CPU of the lossless parse on the benches' asset event (1.1 against 2.4 µs, a loop on
+ * Node 24), which was the largest share of an ingest-only receiver's own JavaScript. Enough when
  * `eventId` and `eventType` are strings (every asset event): no number decides the key or the
  * type. Anything else, malformed or odd bodies included, is left to the lossless admission
  * (`undefined`), so both ways admit the same bodies with the same key and type and refuse the
