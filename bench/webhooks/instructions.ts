@@ -15,14 +15,22 @@
  * (measure/stages.ts: callgrind's counts by thread, the main thread split by a CPU profile of
  * the same load). About 5 minutes a round; needs valgrind.
  *
+ * INSTRUCTIONS_PG=1 also counts the ingest-only receiver on postgresStore (server.ts `pg`, in a
+ * schema of its own at POSTGRES_URL, default the local trust database `test`), against the same
+ * no-op: information, no target (the webhooks bench's PostgreSQL target is in CPU time under load,
+ * where run-to-run spread is about 0.1 of the ratio). PostgreSQL's own processes are not counted.
+ * About 1.5 minutes more a round.
+ *
  *     pnpm --filter @service-sdk/bench exec node webhooks/instructions.ts      (N=2000, WARM=500, ROUNDS=1)
  */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateWebhookToken } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
+import pg from 'pg'
 import { callgrindArgs, hasValgrind, type ThreadCounts, threadCounts } from '../lib/callgrind.ts'
 import type { CpuProfile } from '../lib/cpu-profile.ts'
 import { listeningUrl } from '../lib/listening.ts'
@@ -34,6 +42,9 @@ const N = Number(process.env.N ?? 2000)
 const WARM = Number(process.env.WARM ?? 500)
 const ROUNDS = Number(process.env.ROUNDS ?? 1)
 const MEASURE = 'SQLite receiver instructions per event ÷ no-op Hono (callgrind)'
+const WITH_PG = process.env.INSTRUCTIONS_PG === '1'
+const PG_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+type Mode = 'receiver' | 'noop' | 'pg'
 
 console.log(
   `instructions: about ${5 * ROUNDS} minutes (${ROUNDS} rounds under valgrind, ${N} requests after ${WARM})`,
@@ -71,14 +82,19 @@ async function send(url: string, token: string, requests: number, what: string):
 }
 
 /** Instructions the server executed by thread role, from start to SIGTERM, after `requests`. */
-async function instructions(mode: 'receiver' | 'noop', requests: number): Promise<ThreadCounts> {
+async function instructions(mode: Mode, requests: number): Promise<ThreadCounts> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-instructions-'))
   const token = generateWebhookToken()
-  const child = spawn(
-    'valgrind',
-    [...callgrindArgs(dir), process.execPath, join(import.meta.dirname, 'server.ts'), mode, token],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  )
+  const schema = `bench_instructions_${randomBytes(4).toString('hex')}`
+  const server = [
+    join(import.meta.dirname, 'server.ts'),
+    mode,
+    token,
+    ...(mode === 'pg' ? [PG_URL, schema] : []),
+  ]
+  const child = spawn('valgrind', [...callgrindArgs(dir), process.execPath, ...server], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
   try {
     const url = await listeningUrl(child, `${mode} under valgrind`)
     await send(url, token, requests, mode)
@@ -89,6 +105,17 @@ async function instructions(mode: 'receiver' | 'noop', requests: number): Promis
   } finally {
     child.kill('SIGKILL')
     rmSync(dir, { recursive: true, force: true })
+    if (mode === 'pg') await dropSchema(schema)
+  }
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client(PG_URL)
+  await client.connect()
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  } finally {
+    await client.end()
   }
 }
 
@@ -133,12 +160,12 @@ const perEvent = (full: ThreadCounts, warm: ThreadCounts): ThreadCounts => ({
   sqlite: (full.sqlite - warm.sqlite) / N,
   helpers: (full.helpers - warm.helpers) / N,
 })
-const runs: Record<'noop' | 'receiver', ThreadCounts[]> = { noop: [], receiver: [] }
+const runs: Record<Mode, ThreadCounts[]> = { noop: [], receiver: [], pg: [] }
 /** The round whose total is the median one. */
 const middleOf = (rounds: ThreadCounts[]) =>
   rounds.find((c) => sum(c) === median(rounds.map(sum))) ?? rounds[0]!
 for (let round = 0; round < ROUNDS; round++) {
-  for (const mode of ['noop', 'receiver'] as const) {
+  for (const mode of WITH_PG ? (['noop', 'receiver', 'pg'] as const) : (['noop', 'receiver'] as const)) {
     const warm = await instructions(mode, WARM)
     runs[mode].push(perEvent(await instructions(mode, WARM + N), warm))
   }
@@ -162,6 +189,12 @@ const byThread = (c: ThreadCounts) =>
 console.log(
   `by thread (median round): no-op ${byThread(middleOf(runs.noop))}; receiver ${byThread(middleOf(runs.receiver))}`,
 )
+if (WITH_PG) {
+  const pgReceiver = median(runs.pg.map(sum))
+  console.log(
+    `PostgreSQL ingest-only receiver (information, no target): ${k(pgReceiver)} per request, ${(pgReceiver / noop).toFixed(2)}x the no-op's; per round ${runs.pg.map(sum).map(k).join(', ')}; by thread (median round): ${byThread(middleOf(runs.pg))}`,
+  )
+}
 // The stage profile of the round whose receiver count is the median one.
 printStages(middleOf(runs.receiver), await receiverProfile(WARM + N), WARM + N)
 recordTarget({
