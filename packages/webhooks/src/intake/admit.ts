@@ -33,8 +33,8 @@ export function admit(text: string, wantsBody = true): Admitted {
  * receiver; an event the worker has no room for, claimed later from its stored text). It costs
  * half the CPU of the lossless parse on the benches' asset event (1.1 against 2.4 µs, a loop on
  * Node 24), which was the largest share of an ingest-only receiver's own JavaScript. Enough when
- * `eventId` and `eventType` are strings (every asset event): no number decides the key or the
- * type. Anything else, malformed or odd bodies included, is left to the lossless admission
+ * `eventId` and `eventType` are strings (every asset event, spec/openapi.yaml): no number decides
+ * the key or the type. Anything else, malformed or odd bodies included, is left to the lossless admission
  * (`undefined`), so both ways admit the same bodies with the same key and type and refuse the
  * same ones with the same error (admit.test.ts).
  */
