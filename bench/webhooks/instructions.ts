@@ -30,10 +30,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateWebhookToken } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { callgrindArgs, hasValgrind, type ThreadCounts, threadCounts } from '../lib/callgrind.ts'
 import type { CpuProfile } from '../lib/cpu-profile.ts'
 import { listeningUrl } from '../lib/listening.ts'
+import { dropSchema } from '../lib/postgres.ts'
 import { median, recordTarget } from '../lib/report.ts'
 import { eventBody } from './event-body.ts'
 import { printStages } from './measure/stages.ts'
@@ -105,17 +105,7 @@ async function instructions(mode: Mode, requests: number): Promise<ThreadCounts>
   } finally {
     child.kill('SIGKILL')
     rmSync(dir, { recursive: true, force: true })
-    if (mode === 'pg') await dropSchema(schema)
-  }
-}
-
-async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client(PG_URL)
-  await client.connect()
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  } finally {
-    await client.end()
+    if (mode === 'pg') await dropSchema(PG_URL, schema)
   }
 }
 

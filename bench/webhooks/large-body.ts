@@ -13,8 +13,8 @@
  */
 import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
-import pg from 'pg'
 import { listeningUrl } from '../lib/listening.ts'
+import { dropSchema } from '../lib/postgres.ts'
 
 const PG_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 
@@ -79,11 +79,7 @@ async function serve(store: string, mode: Mode): Promise<void> {
     server.close()
     try {
       await receiver.close()
-      if (store === 'pg') {
-        const admin = new pg.Pool({ connectionString: PG_URL, max: 1 })
-        await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-        await admin.end()
-      }
+      if (store === 'pg') await dropSchema(PG_URL, schema)
     } catch (error) {
       process.stderr.write(`cleaning up: ${(error as Error).message}\n`)
     }

@@ -14,8 +14,8 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { generateWebhookToken } from '@service-sdk/webhooks'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { listeningUrl } from '../lib/listening.ts'
+import { dropSchema } from '../lib/postgres.ts'
 import { eventBody } from './event-body.ts'
 import { pacedLoad } from './paced-load.ts'
 
@@ -73,9 +73,4 @@ if (process.env.PROFILE_RATE) {
 }
 child.kill('SIGTERM')
 await new Promise((resolve) => child.once('exit', resolve))
-if (mode === 'pg') {
-  const admin = new pg.Client({ connectionString: pgUrl })
-  await admin.connect()
-  await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await admin.end()
-}
+if (mode === 'pg') await dropSchema(pgUrl, schema)

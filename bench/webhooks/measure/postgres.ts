@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto'
 import { postgresStore } from '@service-sdk/webhooks'
 import pg from 'pg'
+import { dropSchema } from '../../lib/postgres.ts'
 import { median } from '../../lib/report.ts'
 import { eventBody } from '../event-body.ts'
 import type { PacedResult } from '../paced-load.ts'
@@ -103,9 +104,6 @@ export async function measurePostgres(options: {
     return figures
   } finally {
     await Promise.all(Object.values(servers).flat().map(stopServer))
-    const admin = new pg.Client({ connectionString: database.url })
-    await admin.connect()
-    await admin.query(`DROP SCHEMA IF EXISTS "${database.schema}" CASCADE`)
-    await admin.end()
+    await dropSchema(database.url, database.schema)
   }
 }
