@@ -8,9 +8,15 @@
  * in a process of its own, not under valgrind): the difference over N is the cost per 64 KiB
  * file, by thread (the main one; the runtime's helpers: V8's compilers and garbage collector,
  * libuv's pool). Kernel time (the socket and file syscalls) is not counted. Information, no
- * target. About 6 minutes; needs valgrind.
+ * target. About 5 minutes; needs valgrind.
+ * WARM is 1100 by default, the steady state the upload bench's CPU target is about (its second
+ * run of 1,000 files, after 1,100). After only 100 files, the SDK's helper threads still spent
+ * 575k instructions per file (63k after 1,100), nearly all of it V8 compiling: Maglev and
+ * TurboFan compiling the per-file path, and the tier-up of the WebAssembly HTTP parser behind
+ * Node's fetch (undici's llhttp), which the material-save calls reach after about 1,000 files
+ * (callgrind_annotate --inclusive=yes on the helper threads' files, at 08ebd49).
  *
- *     pnpm --filter @service-sdk/bench exec node upload/instructions.ts      (N=1000, WARM=100)
+ *     pnpm --filter @service-sdk/bench exec node upload/instructions.ts      (N=1000, WARM=1100)
  */
 import { spawnSync } from 'node:child_process'
 import { once } from 'node:events'
@@ -23,13 +29,13 @@ import { smallFiles } from './files.ts'
 import { childProcess, firstLine } from './processes.ts'
 
 const N = Number(process.env.N ?? 1000)
-const WARM = Number(process.env.WARM ?? 100)
+const WARM = Number(process.env.WARM ?? 1100)
 
 if (!hasValgrind()) {
   console.error('upload/instructions.ts needs valgrind (apt-get install valgrind)')
   process.exit(1)
 }
-console.log(`upload instructions: about 6 minutes (3 uploaders under valgrind, ${N} files after ${WARM})`)
+console.log(`upload instructions: about 5 minutes (3 uploaders under valgrind, ${N} files after ${WARM})`)
 const work = await mkdtemp(join(tmpdir(), 'bench-upload-instructions-'))
 const files = await smallFiles(join(work, 'files'), WARM + N)
 const warmup = files.slice(0, WARM)

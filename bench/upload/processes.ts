@@ -31,12 +31,22 @@ export async function cpuSecondsOf(server: ChildProcess): Promise<number> {
 }
 
 /**
- * In a child started with `ipc`: tells the parent that the timed part starts and waits for its
- * go, so the parent can sample the server's CPU in between. Without a channel it returns at once.
+ * In a child started with `ipc`: tells the parent that a timed part starts and waits for its go,
+ * so the parent can sample the server's CPU in between (once per timed part). Without a channel
+ * it returns at once.
  */
 export async function timedStart(): Promise<void> {
   if (!process.send) return
   const go = once(process, 'message')
   process.send('timed')
   await go
+}
+
+/** Runs `work`; the wall and CPU (user + system) seconds it took, this whole process's. */
+export async function timed(work: () => Promise<unknown>): Promise<{ seconds: number; cpuSeconds: number }> {
+  const started = performance.now()
+  const cpu = process.cpuUsage()
+  await work()
+  const used = process.cpuUsage(cpu)
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6 }
 }
