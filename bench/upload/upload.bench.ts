@@ -269,10 +269,14 @@ try {
   console.log(
     `\nper run, 512 MiB MiB/s: raw ${one.raw.map((f) => fmt(mibps(f))).join(', ')}; SDK ${one.sdk.map((f) => fmt(mibps(f))).join(', ')}; ali-oss default ${one.aliDefault.map((f) => fmt(mibps(f))).join(', ')}; ali-oss 8x4 ${one.ali8x4.map((f) => fmt(mibps(f))).join(', ')}`,
   )
-  const perRound = (runs: Figures[], base: Figures[], of: (f: Figures) => number) =>
-    runs.map((f, i) => fmt(of(f) / of(base[i]!), 2)).join(', ')
+  const perRound = <F extends Run>(runs: F[], base: F[], of: (f: F) => number) =>
+    runs.map((f, i) => fmt(of(f) / of(base[i] as F), 2)).join(', ')
   console.log(
     `per round, SDK ÷ raw: 512 MiB ${perRound(one.sdk, one.raw, mibps)}; files ${perRound(many.sdk, many.raw, filesPerSecond)}; SDK ÷ ali-oss default ${perRound(one.sdk, one.aliDefault, mibps)}`,
+  )
+  const cpu = (f: Run) => f.cpuSeconds
+  console.log(
+    `per round, uploader CPU per file, SDK ÷ raw: first 1,000 files ${perRound(many.sdk, many.raw, cpu)}; 1,000 more (steady) ${perRound(steady.sdk, steady.raw, cpu)}`,
   )
   console.log(
     `per run, files/s: raw ${many.raw.map((f) => fmt(filesPerSecond(f))).join(', ')}; SDK ${many.sdk.map((f) => fmt(filesPerSecond(f))).join(', ')}`,
