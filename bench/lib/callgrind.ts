@@ -4,7 +4,7 @@
  * between runs). Kernel time (syscalls, fsync) is not counted. Used by webhooks/instructions.ts
  * and upload/instructions.ts.
  */
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -39,4 +39,43 @@ export function threadCounts(dir: string): ThreadCounts {
     else counts.helpers += total
   }
   return counts
+}
+
+/** What the helper threads' instructions went to (a subset of ThreadCounts' `helpers`). */
+export interface HelperWork {
+  /**
+   * V8 compiling: Sparkplug, Maglev, TurboFan, and WebAssembly's validation and tier-up (each a
+   * job on a worker thread).
+   */
+  compiling: number
+  /** The garbage collector's parallel and concurrent jobs (scavenges, marking, sweeping). */
+  collecting: number
+}
+
+/** The jobs of each kind, as callgrind_annotate names their entry points (V8 of Node 24). */
+const COMPILING =
+  /BackgroundCompileJob::Run\(|ValidateFunctionsTask::Run\(|ConcurrentBaselineCompiler::JobDispatcher::Run\(|MaglevConcurrentDispatcher::JobTask::Run\(|OptimizingCompileTaskExecutor::CompileTask::Run\(/
+const COLLECTING =
+  /ScavengerCollector::JobTask::Run\(|ConcurrentMarking::JobTask\w*::Run\(|Sweeper::\w*Job::Run\(|SweepingJob::Run\(/
+
+/**
+ * The helper threads' instructions (every file but the main thread's) by kind: each job's entry
+ * point's inclusive count, from `callgrind_annotate --inclusive=yes` (valgrind's own tool).
+ */
+export function helperWork(dir: string): HelperWork {
+  const work: HelperWork = { compiling: 0, collecting: 0 }
+  for (const name of readdirSync(dir).filter((n) => n.startsWith('out-') && !/-0*1$/.test(n))) {
+    const text = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', join(dir, name)], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    })
+    for (const line of text.split('\n')) {
+      const match = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line)
+      if (!match) continue
+      const count = Number((match[1] as string).replaceAll(',', ''))
+      if (COMPILING.test(match[2] as string)) work.compiling += count
+      else if (COLLECTING.test(match[2] as string)) work.collecting += count
+    }
+  }
+  return work
 }

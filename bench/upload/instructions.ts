@@ -10,11 +10,12 @@
  * libuv's pool). Kernel time (the socket and file syscalls) is not counted. Information, no
  * target. About 5 minutes; needs valgrind.
  * WARM is 1100 by default, the steady state the upload bench's CPU target is about (its second
- * run of 1,000 files, after 1,100). After only 100 files, the SDK's helper threads still spent
- * 575k instructions per file (63k after 1,100), nearly all of it V8 compiling: Maglev and
- * TurboFan compiling the per-file path, and the tier-up of the WebAssembly HTTP parser behind
- * Node's fetch (undici's llhttp), which the material-save calls reach after about 1,000 files
- * (callgrind_annotate --inclusive=yes on the helper threads' files, at 08ebd49).
+ * run of 1,000 files, after 1,100). A second table splits the helper threads' instructions by work
+ * (lib/callgrind.ts `helperWork`). After only 100 files the SDK's helper threads still spent 692k
+ * instructions per file, 648k of it V8 compiling: Maglev and TurboFan compiling the per-file path,
+ * and the tier-up of the WebAssembly HTTP parser behind Node's fetch (undici's llhttp), which the
+ * material-save calls reach after about 1,000 files. After 1,100 files: 70k, 67k of it compiling
+ * (at 8c3009d).
  *
  *     pnpm --filter @service-sdk/bench exec node upload/instructions.ts      (N=1000, WARM=1100)
  */
@@ -23,7 +24,14 @@ import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { callgrindArgs, hasValgrind, type ThreadCounts, threadCounts } from '../lib/callgrind.ts'
+import {
+  callgrindArgs,
+  type HelperWork,
+  hasValgrind,
+  helperWork,
+  type ThreadCounts,
+  threadCounts,
+} from '../lib/callgrind.ts'
 import { printTable } from '../lib/report.ts'
 import { smallFiles } from './files.ts'
 import { childProcess, firstLine } from './processes.ts'
@@ -53,8 +61,9 @@ try {
     'raw PUTs': ['raw.ts', { chunk: 8 << 20, parallel: 8 }],
     'raw PUTs checking CRC-64': ['raw.ts', { chunk: 8 << 20, parallel: 8, crc: true }],
   }
-  /** The instructions one uploader process executed over `warmup` then `list`, by thread role. */
-  const count = async (script: string, args: object, list: string[]): Promise<ThreadCounts> => {
+  type Counts = ThreadCounts & HelperWork
+  /** The instructions one uploader process executed over `warmup` then `list`, by thread role and helper work. */
+  const count = async (script: string, args: object, list: string[]): Promise<Counts> => {
     const reset = await fetch(`${urls.open}/_sim/reset`, { method: 'POST' })
     if (!reset.ok) throw new Error(`the simulator's reset answered ${reset.status}`)
     const dir = await mkdtemp(join(tmpdir(), 'bench-upload-callgrind-'))
@@ -66,18 +75,24 @@ try {
         { stdio: 'ignore' },
       )
       if (run.status !== 0) throw new Error(`${script} under valgrind exited with ${run.status}`)
-      return threadCounts(dir)
+      return { ...threadCounts(dir), ...helperWork(dir) }
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
   }
-  const perFile: Record<string, { main: number; helpers: number }> = {}
+  const perFile: Record<string, { main: number; helpers: number } & HelperWork> = {}
   for (const [name, [script, args]] of Object.entries(uploaders)) {
     const warm = await count(script, args, [])
     const full = await count(script, args, timed)
     // No SQLite in an uploader: every thread but the main one is a helper.
     const others = (c: ThreadCounts) => c.sqlite + c.helpers
-    perFile[name] = { main: (full.main - warm.main) / N, helpers: (others(full) - others(warm)) / N }
+    const each = (of: (c: Counts) => number) => (of(full) - of(warm)) / N
+    perFile[name] = {
+      main: each((c) => c.main),
+      helpers: each(others),
+      compiling: each((c) => c.compiling),
+      collecting: each((c) => c.collecting),
+    }
   }
   const k = (n: number) => `${(n / 1000).toFixed(0)}k`
   const all = (name: string) => (perFile[name]?.main ?? 0) + (perFile[name]?.helpers ?? 0)
@@ -92,6 +107,14 @@ try {
       ratio(name, 'raw PUTs'),
       ratio(name, 'raw PUTs checking CRC-64'),
     ]),
+  ])
+  // Compiling is a cost per process that the warm-up may not have paid yet (see WARM above).
+  printTable("The helper threads' instructions per file, by work", [
+    ['uploader', 'V8 compiling', 'garbage collection', 'other (libuv pool, ...)'],
+    ...Object.keys(uploaders).map((name) => {
+      const { helpers = 0, compiling = 0, collecting = 0 } = perFile[name] ?? {}
+      return [name, k(compiling), k(collecting), k(helpers - compiling - collecting)]
+    }),
   ])
 } finally {
   server.kill('SIGTERM')

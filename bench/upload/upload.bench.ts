@@ -184,8 +184,9 @@ try {
     Math.max(rss.small, rss.medium, rss.large) / Math.min(rss.small, rss.medium, rss.large) - 1
   const filesPerSecond = (f: Run) => SMALL_FILES / f.seconds
   // The second run of each process: by then V8 has compiled what the per-file path runs (the
-  // SDK's helper threads spent 575k instructions per file compiling and collecting over the first
-  // 1,000 files after 100, 63k over the next 1,000: upload/instructions.ts, WARM=100 and 1100).
+  // SDK's helper threads spent 575k and 692k instructions per file over the first 1,000 files
+  // after 100 in two runs, nearly all of it compiling; 63k and 70k over the next 1,000:
+  // upload/instructions.ts with WARM=100 and its default, 1100).
   const steady = {
     sdk: many.sdk.map((f) => f.steady as Run),
     raw: many.raw.map((f) => f.steady as Run),
