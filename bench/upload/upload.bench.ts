@@ -96,6 +96,11 @@ async function measure(
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits })
 const mibps = (f: Figures) => f.bytes / MiB / f.seconds
+const seconds = (f: Run) => f.seconds
+const cpu = (f: Run) => f.cpuSeconds
+/** The median of each round's own ratio of `of` between `runs` and `base` (run back to back). */
+const roundRatio = <F extends Run>(runs: F[], base: F[], of: (f: F) => number) =>
+  median(runs.map((f, i) => of(f) / of(base[i] as F)))
 
 console.log(`upload bench: about 3.5 minutes (${ROUNDS} rounds)`)
 console.log(`Preparing files in ${work} (128 MiB, 512 MiB, 1 GiB, ${SMALL_FILES} x 64 KiB)...`)
@@ -171,8 +176,8 @@ try {
   // The verdicts use each round's own ratio (SDK over raw, run back to back), then the median of
   // those: this machine's speed drifted by up to 2x within minutes, and a ratio of medians taken
   // from different rounds carries that drift, where a round's pair mostly shares it.
-  const ratio = median(one.sdk.map((f, i) => mibps(f) / mibps(one.raw[i]!)))
-  const aliDefaultRatio = median(one.sdk.map((f, i) => mibps(f) / mibps(one.aliDefault[i]!)))
+  const ratio = roundRatio(one.sdk, one.raw, mibps)
+  const aliDefaultRatio = roundRatio(one.sdk, one.aliDefault, mibps)
   const aliDefaultRate = median(one.aliDefault.map(mibps))
   const ali8x4Rate = median(one.ali8x4.map(mibps))
   const rss = {
@@ -192,12 +197,9 @@ try {
     raw: many.raw.map((f) => f.steady as Run),
     rawCrc: many.rawCrc.map((f) => f.steady as Run),
   }
-  /** The median of each round's own ratio of `of` between `runs` and `base`. */
-  const roundRatio = (runs: Run[], base: Run[], of: (f: Run) => number) =>
-    median(runs.map((f, i) => of(f) / of(base[i] as Run)))
   const manySdk = median(many.sdk.map(filesPerSecond))
   const manyRaw = median(many.raw.map(filesPerSecond))
-  const manyRatio = median(many.sdk.map((f, i) => many.raw[i]!.seconds / f.seconds))
+  const manyRatio = roundRatio(many.raw, many.sdk, seconds)
   const stsCalls = Math.max(...many.sdk.map((f) => f.sts ?? 0))
   const saveCalls = Math.max(...many.sdk.map((f) => f.save ?? 0))
   const saveLimit = Math.ceil(SMALL_FILES / SAVE_BATCH)
@@ -225,16 +227,12 @@ try {
   )
   console.log(
     `| 1,000 more files (steady), files/s | ${fmt(median(steady.raw.map(filesPerSecond)))} | ${fmt(median(steady.sdk.map(filesPerSecond)))} | ${fmt(
-      roundRatio(steady.raw, steady.sdk, (f) => f.seconds),
+      roundRatio(steady.raw, steady.sdk, seconds),
       2,
     )} | |`,
   )
-  const cpuMs = (runs: Run[], per: number) => fmt((median(runs.map((f) => f.cpuSeconds)) * 1000) / per, 2)
-  const cpuRatio = (runs: Run[], base: Run[]) =>
-    fmt(
-      roundRatio(runs, base, (f) => f.cpuSeconds),
-      2,
-    )
+  const cpuMs = (runs: Run[], per: number) => fmt((median(runs.map(cpu)) * 1000) / per, 2)
+  const cpuRatio = (runs: Run[], base: Run[]) => fmt(roundRatio(runs, base, cpu), 2)
   console.log(`| uploader CPU, ms per MiB (512 MiB) | ${cpuMs(one.raw, 512)} | ${cpuMs(one.sdk, 512)} | | |`)
   console.log(
     `| uploader CPU, ms per MiB (512 MiB), ali-oss default / 8x4 | ${cpuMs(one.aliDefault, 512)} / ${cpuMs(one.ali8x4, 512)} | ${cpuMs(one.sdk, 512)} | | |`,
@@ -275,7 +273,6 @@ try {
   console.log(
     `per round, SDK ÷ raw: 512 MiB ${perRound(one.sdk, one.raw, mibps)}; files ${perRound(many.sdk, many.raw, filesPerSecond)}; SDK ÷ ali-oss default ${perRound(one.sdk, one.aliDefault, mibps)}`,
   )
-  const cpu = (f: Run) => f.cpuSeconds
   console.log(
     `per round, uploader CPU per file, SDK ÷ raw: first 1,000 files ${perRound(many.sdk, many.raw, cpu)}; 1,000 more (steady) ${perRound(steady.sdk, steady.raw, cpu)}`,
   )
@@ -316,7 +313,7 @@ try {
   target('1,000 files, uploadMany ÷ raw PUTs', fmt(manyRatio, 3), '>= 0.85', manyRatio >= 0.85)
   // The uploader's CPU per small file against raw PUTs', each round's own ratio, then the median,
   // in the steady state (a cost per file, not V8 compiling the code once per process).
-  const steadyCpu = roundRatio(steady.sdk, steady.raw, (f) => f.cpuSeconds)
+  const steadyCpu = roundRatio(steady.sdk, steady.raw, cpu)
   target(
     "1,000 more files (steady), uploader CPU per file ÷ raw PUTs'",
     `${fmt(steadyCpu, 2)}x`,
