@@ -5,12 +5,18 @@
  * raw p50 / fetch p50 is reported beside it (openapi-fetch builds a `Request` per call and the
  * transport reads its body once more), and so is fetch with what a per-attempt timeout adds (an
  * AbortSignal, a timer set and cleared): the share of the SDK's overhead that is its timeout. The
- * simulator runs in its own process so the clients share nothing but the network. When the target
- * is not met, a CPU profile of PROFILE_CALLS more SDK calls prints where their time goes: the
- * functions with the most self time, and the share of the SDK's own code (the @service-sdk
- * packages' files); PROFILE=1 prints it in any case.
- * About 15 s with CALLS=3000. `CALLS=20` runs it once quickly (a check that it works, not a figure).
+ * simulator runs in its own process so the clients share nothing but the network. Two more
+ * clients split the SDK's p50 over fetch by what adds it (printGap): fetch sending exactly the
+ * request the SDK sends (captured from one call), with a timeout signal, parsed with JSON.parse,
+ * and the same parsed losslessly. Each round runs the clients in a new random order: in a fixed
+ * rotation each client always follows the same one and pays for its garbage (fetch followed
+ * `raw`, the heaviest, which flattered the SDK's ratio by about 0.03). When the target is not met,
+ * a CPU profile of PROFILE_CALLS more SDK calls prints where their time goes: the functions with
+ * the most self time, and the share of the SDK's own code (the @service-sdk packages' files);
+ * PROFILE=1 prints it in any case.
+ * About 20 s with CALLS=3000. `CALLS=20` runs it once quickly (a check that it works, not a figure).
  */
+import { parseServiceJson } from '@service-sdk/core'
 import { createTeamClient } from '@service-sdk/team'
 import { frameName, groupedSelfTime, profileWhile } from '../lib/cpu-profile.ts'
 import { percentile, printTable, recordTarget } from '../lib/report.ts'
@@ -21,19 +27,32 @@ const WARMUP = Math.min(300, CALLS)
 const PROFILE_CALLS = Number(process.env.PROFILE_CALLS ?? 1000)
 const TARGET = 1.05
 
-type Name = 'sdk' | 'raw' | 'fetch' | 'timed'
+type Name = 'sdk' | 'raw' | 'fetch' | 'timed' | 'request' | 'lossless'
 
-console.log(`client-overhead bench: about 15 s (${CALLS} calls of each of 4 clients, interleaved)`)
+console.log(`client-overhead bench: about 20 s (${CALLS} calls of each of 6 clients, interleaved)`)
 const sim = await startSimulatorProcess()
 try {
   const url = `${sim.urls.base}/api/team/members`
   const headers = { authorization: `Bearer ${sim.credentials.teamApiKey}` }
   const team = createTeamClient({ baseUrl: sim.urls.base, apiKey: sim.credentials.teamApiKey })
+  const sent = await sdkRequest(sim.urls.base, sim.credentials.teamApiKey)
   /** The baseline: one fetch and JSON.parse of the list, with `signal` when given. */
   const fetchList = async (signal?: AbortSignal) => {
     const response = await fetch(url, { headers, ...(signal ? { signal } : {}) })
     const body = JSON.parse(await response.text()) as { data: unknown[] }
     if (!Array.isArray(body.data)) throw new Error('unexpected body')
+  }
+  /** fetch sending exactly the SDK's request (with a timeout signal), parsed as `parse` does. */
+  const likeSdk = async (parse: (text: string) => unknown) => {
+    const timer = new AbortController()
+    const handle = setTimeout(() => timer.abort(), 30_000)
+    try {
+      const response = await fetch(sent.url, { ...sent.init, signal: timer.signal })
+      const body = parse(await response.text()) as { data: unknown[] }
+      if (!Array.isArray(body.data)) throw new Error('unexpected body')
+    } finally {
+      clearTimeout(handle)
+    }
   }
   const runs: Record<Name, () => Promise<void>> = {
     fetch: () => fetchList(),
@@ -54,15 +73,19 @@ try {
       const { data } = await team.raw.GET('/api/team/members')
       if (!Array.isArray(data?.data)) throw new Error('unexpected body')
     },
+    // The SDK's request as it sends it (its method, headers and User-Agent, no body), then also
+    // its lossless parse: with `timed` they split the SDK's p50 over fetch by what adds it.
+    request: () => likeSdk(JSON.parse),
+    lossless: () => likeSdk(parseServiceJson),
   }
   const names = Object.keys(runs) as Name[]
 
   for (let i = 0; i < WARMUP; i++) for (const name of names) await runs[name]()
-  const times: Record<Name, number[]> = { sdk: [], raw: [], fetch: [], timed: [] }
+  const times: Record<Name, number[]> = { sdk: [], raw: [], fetch: [], timed: [], request: [], lossless: [] }
   for (let i = 0; i < CALLS; i++) {
-    // Rotate which goes first so none always pays for another's garbage.
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(i + k) % names.length] as Name
+    // A new order each round, so that no client always follows the same one and pays for its
+    // garbage (a rotation keeps the cyclic order: each client would always follow the same one).
+    for (const name of shuffled(names)) {
       const start = performance.now()
       await runs[name]()
       times[name].push(performance.now() - start)
@@ -87,6 +110,7 @@ try {
     ],
     ['fetch + JSON.parse', p('fetch', 50).toFixed(3), p('fetch', 99).toFixed(3), '1.000'],
   ])
+  printGap(p)
   const sdk = ratio('sdk', 50)
   console.log(
     `ratio p50 raw/fetch: ${ratio('raw', 50).toFixed(3)}; raw/SDK: ${(p('raw', 50) / p('sdk', 50)).toFixed(3)}`,
@@ -104,6 +128,54 @@ try {
   if (!met || process.env.PROFILE === '1') await whereTheTimeGoes(runs.sdk)
 } finally {
   await sim.stop()
+}
+
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1))
+    ;[out[i], out[j]] = [out[j]!, out[i]!]
+  }
+  return out
+}
+
+/** The `RequestInit` the SDK passes to fetch for `members.list()`, captured from one call. */
+async function sdkRequest(baseUrl: string, apiKey: string): Promise<{ url: string; init: RequestInit }> {
+  let captured: { url: string; init: RequestInit } | undefined
+  const capture = createTeamClient({
+    baseUrl,
+    apiKey,
+    fetch: (input, init = {}) => {
+      const { signal: _signal, ...rest } = init
+      captured = { url: String(input), init: rest }
+      return fetch(input, init)
+    },
+  })
+  await capture.members.list()
+  if (!captured) throw new Error('the SDK sent no request')
+  return captured
+}
+
+/**
+ * The SDK's p50 over fetch, split by what adds each part (differences of interleaved p50s, so a
+ * part can come out slightly negative): the per-attempt timeout, the request as the SDK sends it,
+ * the lossless JSON parse (ids beyond 2^53 keep their digits), and the rest (the SDK's own layers:
+ * envelope, retry loop, the call's objects).
+ */
+function printGap(p: (name: Name, q: number) => number): void {
+  const us = (a: Name, b: Name) => (p(a, 50) - p(b, 50)) * 1000
+  const total = us('sdk', 'fetch')
+  const parts: Array<[string, number]> = [
+    ['timeout signal and timer (fetch with a timeout signal − fetch)', us('timed', 'fetch')],
+    ["the SDK's request: method, headers, User-Agent (− the line above)", us('request', 'timed')],
+    ['lossless JSON parse instead of JSON.parse', us('lossless', 'request')],
+    ["the SDK's own layers: envelope, retry loop, call objects (SDK − all above)", us('sdk', 'lossless')],
+  ]
+  printTable("Where the SDK's p50 over fetch goes (differences of interleaved p50s)", [
+    ['part', 'µs', 'share of the p50 over fetch'],
+    ...parts.map(([part, n]) => [part, n.toFixed(1), `${((n / (total || 1)) * 100).toFixed(0)}%`]),
+    ['total: SDK − fetch', total.toFixed(1), '100%'],
+  ])
 }
 
 /**

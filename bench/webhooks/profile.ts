@@ -1,7 +1,9 @@
 /**
  * Profiles one server of the bench (server.ts) under autocannon, for finding the receive path's
  * per-request costs. Prints the server's CPU time per request; with PROFILE_DIR set, the server
- * (and its SQLite thread) writes V8 CPU profiles there (`.cpuprofile`, open in Chrome DevTools).
+ * (and its SQLite thread) writes V8 CPU profiles there (`.cpuprofile`, open in Chrome DevTools),
+ * and a table per thread of where its sampled time goes by part (measure/profile-parts.ts: the
+ * SDK, the pg client and its socket writes, HTTP, the garbage collector...).
  *
  *     node bench/webhooks/profile.ts receiver|noop|pg [seconds]
  *     PROFILE_DIR=/tmp/prof BENCH_THREAD=main node bench/webhooks/profile.ts receiver 5
@@ -17,6 +19,7 @@ import autocannon from 'autocannon'
 import { listeningUrl } from '../lib/listening.ts'
 import { dropSchema } from '../lib/postgres.ts'
 import { eventBody } from './event-body.ts'
+import { printProfileParts } from './measure/profile-parts.ts'
 import { pacedLoad } from './paced-load.ts'
 
 const mode = (process.argv[2] ?? 'receiver') as 'receiver' | 'noop' | 'pg'
@@ -46,7 +49,7 @@ const run = (duration: number) =>
     ],
   })
 
-await run(1) // warm-up
+const warm = await run(1)
 const before = await cpu()
 const result = await run(seconds)
 if (mode === 'receiver' && process.env.BENCH_PROCESSING !== '0') {
@@ -59,6 +62,7 @@ const used = (await cpu()) - before
 console.log(
   `${mode}: ${Math.round(result.requests.average)} req/s, ${(used / result['2xx']).toFixed(1)} µs CPU per request, non-2xx ${result.non2xx + result.errors}`,
 )
+let pacedRequests = 0
 if (process.env.PROFILE_RATE) {
   const paced = await pacedLoad({
     urls: [`${url}/webhooks/${token}`],
@@ -70,7 +74,11 @@ if (process.env.PROFILE_RATE) {
   console.log(
     `${mode}: ${paced.offered} req/s offered, ${Math.round(paced.achieved)} achieved, p50 ${paced.p50} ms, p99 ${paced.p99} ms, non-2xx ${paced.bad}`,
   )
+  pacedRequests = Math.round(paced.achieved * seconds)
 }
 child.kill('SIGTERM')
 await new Promise((resolve) => child.once('exit', resolve))
 if (mode === 'pg') await dropSchema(pgUrl, schema)
+// The profiles cover the whole process, warm-up included: per request of every request sent.
+if (process.env.PROFILE_DIR)
+  printProfileParts(process.env.PROFILE_DIR, child.pid!, warm['2xx'] + result['2xx'] + pacedRequests)

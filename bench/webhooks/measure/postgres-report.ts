@@ -47,6 +47,9 @@ export function reportPostgres(f: PostgresFigures, seconds: number): void {
   console.log(
     `receivers at ${fmt(f.rate)} req/s offered (half their max, open loop): achieved ${fmt(p((r) => r.achieved))}, p50 ${p((r) => r.p50)} ms, p99 ${p((r) => r.p99)} ms, non-2xx ${f.paced.reduce((a, r) => a + r.bad, 0)}`,
   )
+  console.log(
+    `no-op Hono processes at the same rate (HTTP alone, the floor on this machine): p50 ${median(f.pacedNoops.map((r) => r.p50))} ms, p99 ${median(f.pacedNoops.map((r) => r.p99))} ms`,
+  )
   console.log(`postgresStore.insert alone (1 process, 64 callers, no HTTP): ${fmt(median(f.alone))} events/s`)
   console.log(
     `events/s per round: INSERT loop ${f.ceiling.map((r) => fmt(r.rate)).join(', ')}; receivers ${f.max.receivers.map((r) => fmt(r.rps)).join(', ')}; peers ${f.max.peers.map((r) => fmt(r.rps)).join(', ')}`,

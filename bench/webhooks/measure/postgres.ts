@@ -5,7 +5,9 @@
  * INSERT per request); PostgreSQL's own ceiling, a loop of plain multi-row INSERTs
  * (../pg-ceiling.ts); postgresStore.insert alone in this process. Then the receivers under an
  * open-loop load at half their own measured maximum. CPU per event counts every process: load
- * generator, servers, and the local PostgreSQL's (../pg-cpu.ts).
+ * generator, servers, and the local PostgreSQL's (../pg-cpu.ts). The no-op Hono processes get the
+ * same open-loop load, in alternating rounds: the p99 that HTTP alone has on this machine at that
+ * rate, beside the receivers'.
  */
 import { randomBytes } from 'node:crypto'
 import { postgresStore } from '@service-sdk/webhooks'
@@ -27,6 +29,8 @@ export interface PostgresFigures {
   ceiling: Array<Awaited<ReturnType<typeof insertCeiling>>>
   alone: number[]
   paced: PacedResult[]
+  /** The two no-op Hono processes under the same open-loop load: the floor of the p99. */
+  pacedNoops: PacedResult[]
   rate: number
 }
 
@@ -86,6 +90,7 @@ export async function measurePostgres(options: {
       ceiling: [],
       alone: [],
       paced: [],
+      pacedNoops: [],
       rate: 0,
     }
     for (let round = 0; round < options.rounds; round++) {
@@ -97,10 +102,12 @@ export async function measurePostgres(options: {
         )
       figures.alone.push(await storeAlone(database, seconds))
     }
-    for (const kind of ['noops', 'peers'] as const) await Promise.all(servers[kind].splice(0).map(stopServer))
+    await Promise.all(servers.peers.splice(0).map(stopServer))
     figures.rate = Math.max(1, Math.round(0.5 * median(figures.max.receivers.map((r) => r.rps))))
-    for (let round = 0; round < options.rounds; round++)
+    for (let round = 0; round < options.rounds; round++) {
       figures.paced.push(await pacedRun(servers.receivers, token, figures.rate, seconds))
+      figures.pacedNoops.push(await pacedRun(servers.noops, token, figures.rate, seconds))
+    }
     return figures
   } finally {
     await Promise.all(Object.values(servers).flat().map(stopServer))

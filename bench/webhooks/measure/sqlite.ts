@@ -3,7 +3,8 @@
  * commit, processing on unless BENCH_PROCESSING=0), the no-op Hono handler and the Express +
  * SQLite peer (a synchronous INSERT and fsync per request), one process each, under the same
  * autocannon load, in alternating rounds; then the receiver under an open-loop load at half its
- * own measured maximum.
+ * own measured maximum, and the no-op under the same open-loop load (alternating rounds): the
+ * p99 HTTP alone has on this machine at that rate, beside the receiver's.
  */
 import { median } from '../../lib/report.ts'
 import type { PacedResult } from '../paced-load.ts'
@@ -17,6 +18,8 @@ type Name = (typeof NAMES)[number]
 export interface SqliteFigures {
   max: Record<Name, MaxRun[]>
   paced: PacedResult[]
+  /** The no-op Hono handler under the same open-loop load: the floor of the p99. */
+  pacedNoop: PacedResult[]
   rate: number
   stored: number
 }
@@ -40,9 +43,12 @@ export async function measureSqlite(options: {
         max[name].push(await maxRun([servers[name]!], token, { seconds, processing, postgres: false }))
     const rate = Math.max(1, Math.round(0.5 * median(max.receiver.map((r) => r.rps))))
     const paced: PacedResult[] = []
-    for (let round = 0; round < options.rounds; round++)
+    const pacedNoop: PacedResult[] = []
+    for (let round = 0; round < options.rounds; round++) {
       paced.push(await pacedRun([servers.receiver], token, rate, seconds))
-    return { max, paced, rate, stored: await storedCount(servers.receiver) }
+      pacedNoop.push(await pacedRun([servers.noop], token, rate, seconds))
+    }
+    return { max, paced, pacedNoop, rate, stored: await storedCount(servers.receiver) }
   } finally {
     await Promise.all(Object.values(servers).map(stopServer))
   }
@@ -65,6 +71,9 @@ export function reportSqlite(f: SqliteFigures, options: { seconds: number; proce
   const p = (of: (r: PacedResult) => number) => median(f.paced.map(of))
   console.log(
     `receiver at ${fmt(f.rate)} req/s offered (half its max, open loop): achieved ${fmt(p((r) => r.achieved))}, p50 ${p((r) => r.p50)} ms, p99 ${p((r) => r.p99)} ms, non-2xx ${f.paced.reduce((a, r) => a + r.bad, 0)}`,
+  )
+  console.log(
+    `no-op Hono at the same rate (HTTP alone, the floor on this machine): p50 ${median(f.pacedNoop.map((r) => r.p50))} ms, p99 ${median(f.pacedNoop.map((r) => r.p99))} ms`,
   )
   console.log(
     `max req/s per round: no-op ${f.max.noop.map((r) => fmt(r.rps)).join(', ')}; receiver ${f.max.receiver.map((r) => fmt(r.rps)).join(', ')}; peer ${f.max.peer.map((r) => fmt(r.rps)).join(', ')}`,
