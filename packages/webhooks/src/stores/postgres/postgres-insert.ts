@@ -27,6 +27,12 @@ export interface BatchLimits {
   fill: number
   /** Requests waiting beyond this many are refused at once (503) instead of piling up while the database stalls. */
   queued: number
+  /**
+   * Group commit under load: when no batch is in flight and the last one carried several rows,
+   * the next waits up to this long (as PostgreSQL's `commit_delay`) or until `fill` requests wait,
+   * so that the senders just acknowledged can send their next events into it. 0: no wait.
+   */
+  delayMs: number
 }
 
 /** PostgreSQL's "deadlock detected": two batches inserting the same new keys in opposite orders. */
@@ -38,7 +44,9 @@ const DEADLOCK = '40P01'
  * for all). When requests pile up behind a batch in flight, up to `inFlight` statements run at
  * once, so the database's commits overlap instead of each process waiting for its previous one;
  * a few requests wait for the batch in flight instead, so that batches stay large (see `fill`).
- * The statement also notifies listening workers, once per batch (postgres-insert-statement.ts).
+ * After a batch of several rows, the next waits up to `delayMs` for the senders just acknowledged
+ * to send again, instead of two halves of them taking turns (see `delayMs`); a lone event does
+ * not wait. The statement also notifies listening workers, once per batch (postgres-insert-statement.ts).
  *
  * A key already queued or in flight in this process is not sent again: its request waits for
  * the first one and is a duplicate. Batches in flight at once each keep their arrival order, so
@@ -53,6 +61,10 @@ export class InsertBatcher {
   readonly #byKey = new Map<string, Pending>()
   #scheduled = false
   #inFlight = 0
+  /** Rows of the last batch sent (see BatchLimits.delayMs). */
+  #lastRows = 0
+  /** The wait before the next batch, while it runs. */
+  #delay: ReturnType<typeof setTimeout> | undefined
   readonly #idle: Array<() => void> = []
 
   constructor(db: PgDatabase, limits: BatchLimits) {
@@ -80,7 +92,8 @@ export class InsertBatcher {
       }
       this.#byKey.set(event.key, pending)
       this.#queue.push(pending)
-      this.#schedule()
+      if (this.#delay && this.#queue.length >= this.#limits.fill) this.#flush(true)
+      else this.#schedule()
     })
   }
 
@@ -100,13 +113,24 @@ export class InsertBatcher {
     })
   }
 
-  #flush(): void {
+  /** Sends what waits, as far as the limits allow; `now`: without the group-commit wait. */
+  #flush(now = false): void {
+    if (this.#delay) {
+      if (!now) return
+      clearTimeout(this.#delay)
+      this.#delay = undefined
+    }
+    if (!now && this.#shouldWait()) {
+      this.#delay = setTimeout(() => this.#flush(true), this.#limits.delayMs)
+      return
+    }
     const { inFlight, fill } = this.#limits
     while (
       this.#queue.length > 0 &&
       (this.#inFlight === 0 || (this.#inFlight < inFlight && this.#queue.length >= fill))
     ) {
       const group = this.#queue.splice(0, this.#limits.rows)
+      this.#lastRows = group.length
       this.#inFlight++
       void this.#send(group).finally(() => {
         this.#inFlight--
@@ -114,6 +138,13 @@ export class InsertBatcher {
         if (this.#inFlight === 0 && this.#queue.length === 0) for (const done of this.#idle.splice(0)) done()
       })
     }
+  }
+
+  /** The group-commit wait: none in flight, the last batch carried several rows, fewer than `fill` wait. */
+  #shouldWait(): boolean {
+    const { delayMs, fill } = this.#limits
+    const waiting = this.#queue.length
+    return delayMs > 0 && this.#inFlight === 0 && this.#lastRows > 1 && waiting > 0 && waiting < fill
   }
 
   async #send(group: Pending[]): Promise<void> {

@@ -18,6 +18,8 @@ const MAX_QUEUED_INSERTS = 10_000
 const MAX_BATCH_ROWS = 500
 /** Requests waiting before a second batch starts while one is in flight (see BatchLimits.fill). */
 const BATCH_FILL = 32
+/** The group-commit wait under load (see BatchLimits.delayMs). */
+const COMMIT_DELAY_MS = 1
 
 export interface PostgresStoreOptions {
   /** Default `webhook_events`. */
@@ -62,6 +64,7 @@ export function postgresStore(
     inFlight: options.insertsInFlight ?? 4,
     rows: MAX_BATCH_ROWS,
     fill: BATCH_FILL,
+    delayMs: COMMIT_DELAY_MS,
     queued: MAX_QUEUED_INSERTS,
   })
   const claimer = new Claimer(db)
