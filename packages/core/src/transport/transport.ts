@@ -116,6 +116,13 @@ export interface Transport {
 /** What every request of one transport shares. */
 export interface TransportState extends RawSendState {
   init: TransportInit
+  /**
+   * `baseUrl` without its trailing slashes, worked out once rather than by a regular expression
+   * on every call (in bench/client-overhead, alternating builds: the SDK's p50 1.096-1.106x
+   * fetch's before, 1.094-1.102x after; in a run of four clients without `raw`, 1.094-1.099x
+   * before and 1.084-1.089x after).
+   */
+  base: string
 }
 
 function userAgent(client: string, extra: string | undefined): string {
@@ -145,6 +152,7 @@ export function createTransport(init: TransportInit): Transport {
   if (CAN_SET_USER_AGENT) headers['User-Agent'] = userAgent(init.client, init.userAgent)
   const state: TransportState = {
     init,
+    base: init.baseUrl.replace(/\/+$/, ''),
     headers,
     fetch: init.fetch ?? globalThis.fetch.bind(globalThis),
     ctx: {
@@ -171,7 +179,7 @@ export function createTransport(init: TransportInit): Transport {
 function send<T>(state: TransportState, spec: SendSpec<z.ZodType | undefined>, options: CallOptions) {
   const { method } = spec.operation
   const path = expandPath(spec.operation.path, spec.pathParams)
-  const url = `${state.init.baseUrl.replace(/\/+$/, '')}${path}`
+  const url = `${state.base}${path}`
   const headers =
     spec.body === undefined
       ? { ...state.headers, ...spec.headers }
