@@ -1,7 +1,8 @@
 /**
  * A bench server's CPU profiles (profile.ts with PROFILE_DIR), summarised by part, in µs of
- * sampled time per request: what the server does per event that a no-op Hono handler does not.
- * A frame belongs to the package whose file it is; node's internals and native frames belong to
+ * sampled time per request: set a receiver's tables beside the no-op's (`profile.ts noop`) to see
+ * what it adds, and where. Sampled time is not CPU time: a thread waiting in a system call (an
+ * fsync, a socket write that wakes PostgreSQL) is sampled as busy. A frame belongs to the package whose file it is; node's internals and native frames belong to
  * their caller's part, so the socket writes pg makes to PostgreSQL count as the pg client's, and
  * the ones @hono/node-server makes for a response as HTTP's.
  */
