@@ -36,52 +36,46 @@ try {
   const headers = { authorization: `Bearer ${sim.credentials.teamApiKey}` }
   const team = createTeamClient({ baseUrl: sim.urls.base, apiKey: sim.credentials.teamApiKey })
   const sent = await sdkRequest(sim.urls.base, sim.credentials.teamApiKey)
-  /** The baseline: one fetch and JSON.parse of the list, with `signal` when given. */
-  const fetchList = async (signal?: AbortSignal) => {
-    const response = await fetch(url, { headers, ...(signal ? { signal } : {}) })
-    const body = JSON.parse(await response.text()) as { data: unknown[] }
+  /** The baseline: one fetch of the list and its parse (`JSON.parse` unless told otherwise). */
+  const fetchList = async (
+    target: string,
+    init: RequestInit,
+    parse: (text: string) => unknown = JSON.parse,
+  ) => {
+    const response = await fetch(target, init)
+    const body = parse(await response.text()) as { data: unknown[] }
     if (!Array.isArray(body.data)) throw new Error('unexpected body')
   }
-  /** fetch sending exactly the SDK's request (with a timeout signal), parsed as `parse` does. */
-  const likeSdk = async (parse: (text: string) => unknown) => {
+  /** `run` with what a per-attempt timeout adds: a signal, and a timer set and cleared. */
+  const withTimeout = async (run: (signal: AbortSignal) => Promise<void>) => {
     const timer = new AbortController()
     const handle = setTimeout(() => timer.abort(), 30_000)
     try {
-      const response = await fetch(sent.url, { ...sent.init, signal: timer.signal })
-      const body = parse(await response.text()) as { data: unknown[] }
-      if (!Array.isArray(body.data)) throw new Error('unexpected body')
+      await run(timer.signal)
     } finally {
       clearTimeout(handle)
     }
   }
   const runs: Record<Name, () => Promise<void>> = {
-    fetch: () => fetchList(),
+    fetch: () => fetchList(url, { headers }),
     async sdk() {
       await team.members.list()
     },
-    // What a per-attempt timeout costs fetch alone: the signal, and the timer set and cleared.
-    async timed() {
-      const timer = new AbortController()
-      const handle = setTimeout(() => timer.abort(), 30_000)
-      try {
-        await fetchList(timer.signal)
-      } finally {
-        clearTimeout(handle)
-      }
-    },
+    // What a per-attempt timeout costs fetch alone.
+    timed: () => withTimeout((signal) => fetchList(url, { headers, signal })),
     async raw() {
       const { data } = await team.raw.GET('/api/team/members')
       if (!Array.isArray(data?.data)) throw new Error('unexpected body')
     },
     // The SDK's request as it sends it (its method, headers and User-Agent, no body), then also
     // its lossless parse: with `timed` they split the SDK's p50 over fetch by what adds it.
-    request: () => likeSdk(JSON.parse),
-    lossless: () => likeSdk(parseServiceJson),
+    request: () => withTimeout((signal) => fetchList(sent.url, { ...sent.init, signal })),
+    lossless: () => withTimeout((signal) => fetchList(sent.url, { ...sent.init, signal }, parseServiceJson)),
   }
   const names = Object.keys(runs) as Name[]
 
   for (let i = 0; i < WARMUP; i++) for (const name of names) await runs[name]()
-  const times: Record<Name, number[]> = { sdk: [], raw: [], fetch: [], timed: [], request: [], lossless: [] }
+  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>
   for (let i = 0; i < CALLS; i++) {
     // A new order each round, so that no client always follows the same one and pays for its
     // garbage (a rotation keeps the cyclic order: each client would always follow the same one).

@@ -27,6 +27,11 @@ export interface ThreadCounts {
   helpers: number
 }
 
+/** Whether a callgrind file of `dir` is the main thread's: thread 1 (or the only file). */
+function isMainThread(name: string): boolean {
+  return /-0*1$/.test(name) || name === 'out'
+}
+
 /** Every thread's totals from the callgrind files `out*` in `dir`: thread 1 is the main one. */
 export function threadCounts(dir: string): ThreadCounts {
   const counts: ThreadCounts = { main: 0, sqlite: 0, helpers: 0 }
@@ -34,7 +39,7 @@ export function threadCounts(dir: string): ThreadCounts {
     const text = readFileSync(join(dir, name), 'utf8')
     const line = text.split('\n').find((l) => l.startsWith('totals:') || l.startsWith('summary:'))
     const total = Number(line?.split(/\s+/)[1] ?? 0)
-    if (/-0*1$/.test(name) || name === 'out') counts.main += total
+    if (isMainThread(name)) counts.main += total
     else if (text.includes('sqlite3VdbeExec')) counts.sqlite += total
     else counts.helpers += total
   }
@@ -64,7 +69,7 @@ const COLLECTING =
  */
 export function helperWork(dir: string): HelperWork {
   const work: HelperWork = { compiling: 0, collecting: 0 }
-  for (const name of readdirSync(dir).filter((n) => n.startsWith('out-') && !/-0*1$/.test(n))) {
+  for (const name of readdirSync(dir).filter((n) => n.startsWith('out') && !isMainThread(n))) {
     const text = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', join(dir, name)], {
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,

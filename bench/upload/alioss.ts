@@ -12,7 +12,7 @@ import { stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { basename } from 'node:path'
 import { fetchSts } from '../lib/sts.ts'
-import { timedStart } from './processes.ts'
+import { timed } from './processes.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   openUrl: string
@@ -37,17 +37,18 @@ const client = new OSS({
 let bytes = 0
 for (const file of args.files) bytes += (await stat(file)).size
 
-await timedStart()
-const started = performance.now()
-const cpu = process.cpuUsage()
-for (const file of args.files) {
-  const options: Record<string, unknown> = {}
-  if (args.partSize !== undefined) options.partSize = args.partSize
-  if (args.parallel !== undefined) options.parallel = args.parallel
-  await client.multipartUpload(`${sts.dir}${randomBytes(8).toString('hex')}/${basename(file)}`, file, options)
-}
-const seconds = (performance.now() - started) / 1000
-const used = process.cpuUsage(cpu)
+const first = await timed(async () => {
+  for (const file of args.files) {
+    const options: Record<string, unknown> = {}
+    if (args.partSize !== undefined) options.partSize = args.partSize
+    if (args.parallel !== undefined) options.parallel = args.parallel
+    await client.multipartUpload(
+      `${sts.dir}${randomBytes(8).toString('hex')}/${basename(file)}`,
+      file,
+      options,
+    )
+  }
+})
 process.stdout.write(
-  `${JSON.stringify({ seconds, bytes, maxRssMiB: process.resourceUsage().maxRSS / 1024, cpuSeconds: (used.user + used.system) / 1e6 })}\n`,
+  `${JSON.stringify({ ...first, bytes, maxRssMiB: process.resourceUsage().maxRSS / 1024 })}\n`,
 )

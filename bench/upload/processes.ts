@@ -35,15 +35,19 @@ export async function cpuSecondsOf(server: ChildProcess): Promise<number> {
  * so the parent can sample the server's CPU in between (once per timed part). Without a channel
  * it returns at once.
  */
-export async function timedStart(): Promise<void> {
+async function timedStart(): Promise<void> {
   if (!process.send) return
   const go = once(process, 'message')
   process.send('timed')
   await go
 }
 
-/** Runs `work`; the wall and CPU (user + system) seconds it took, this whole process's. */
+/**
+ * A timed part: tells the parent it starts (`timedStart`), runs `work`, and returns the wall and
+ * CPU (user + system) seconds it took, this whole process's.
+ */
 export async function timed(work: () => Promise<unknown>): Promise<{ seconds: number; cpuSeconds: number }> {
+  await timedStart()
   const started = performance.now()
   const cpu = process.cpuUsage()
   await work()

@@ -16,7 +16,7 @@ import { readFile, stat } from 'node:fs/promises'
 import http from 'node:http'
 import { crc64 } from '../../packages/open/src/upload/crc64/crc64.ts'
 import { fetchSts } from '../lib/sts.ts'
-import { timed, timedStart } from './processes.ts'
+import { timed } from './processes.ts'
 import { pool, rawPut } from './raw-put.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
@@ -41,6 +41,15 @@ const putFile = async (key: string, content: Buffer) => {
   if (args.crc && reported !== String(crc64(content))) throw new Error(`${key}: CRC-64 ${reported} differs`)
 }
 
+/** One job per small file, each stored as `<prefix>-<n>`. */
+function fileJobs(files: string[], prefix: string, onRead = (_bytes: number) => {}) {
+  return files.map((file, n) => async () => {
+    const content = await readFile(file)
+    onRead(content.length)
+    await putFile(`${sts.dir}raw-${run}/${prefix}-${n}`, content)
+  })
+}
+
 let bytes = 0
 const jobs: Array<() => Promise<void>> = []
 if (args.files.length === 1) {
@@ -59,23 +68,12 @@ if (args.files.length === 1) {
   jobs.push(...fileJobs(args.files, 'file', (n) => (bytes += n)))
 }
 
-/** One job per small file, each stored as `<prefix>-<n>`. */
-function fileJobs(files: string[], prefix: string, onRead = (_bytes: number) => {}) {
-  return files.map((file, n) => async () => {
-    const content = await readFile(file)
-    onRead(content.length)
-    await putFile(`${sts.dir}raw-${run}/${prefix}-${n}`, content)
-  })
-}
-
 if (args.warmup?.length) await pool(fileJobs(args.warmup, 'warmup'), args.parallel)
 
-await timedStart()
 const first = await timed(() => pool(jobs, args.parallel))
 const maxRssMiB = process.resourceUsage().maxRSS / 1024
 // A second go, so that the bench counts the simulator's CPU of each run apart.
 const { again } = args
-if (again) await timedStart()
 const steady = again ? await timed(() => pool(fileJobs(again, 'again'), args.parallel)) : undefined
 agent.destroy()
 process.stdout.write(`${JSON.stringify({ ...first, bytes, maxRssMiB, steady })}\n`)

@@ -11,7 +11,7 @@
  */
 import { stat } from 'node:fs/promises'
 import { createOpenClient } from '@service-sdk/open'
-import { timed, timedStart } from './processes.ts'
+import { timed } from './processes.ts'
 
 const args = JSON.parse(process.argv[2] ?? '{}') as {
   openUrl: string
@@ -53,12 +53,10 @@ async function upload(files: string[]): Promise<void> {
   }
 }
 
-await timedStart()
 const first = await timed(() => upload(args.files))
 const firstCalls = { ...calls }
 const maxRssMiB = process.resourceUsage().maxRSS / 1024
 // A second go, so that the bench counts the simulator's CPU of each run apart.
 const { again } = args
-if (again) await timedStart()
 const steady = again ? await timed(() => upload(again)) : undefined
 process.stdout.write(`${JSON.stringify({ ...first, bytes, maxRssMiB, ...firstCalls, steady })}\n`)

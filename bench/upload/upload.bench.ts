@@ -98,9 +98,12 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 const mibps = (f: Figures) => f.bytes / MiB / f.seconds
 const seconds = (f: Run) => f.seconds
 const cpu = (f: Run) => f.cpuSeconds
-/** The median of each round's own ratio of `of` between `runs` and `base` (run back to back). */
+/** Each round's own ratio of `of` between `runs` and `base` (run back to back). */
+const roundRatios = <F extends Run>(runs: F[], base: F[], of: (f: F) => number) =>
+  runs.map((f, i) => of(f) / of(base[i] as F))
+/** The median of each round's own ratio. */
 const roundRatio = <F extends Run>(runs: F[], base: F[], of: (f: F) => number) =>
-  median(runs.map((f, i) => of(f) / of(base[i] as F)))
+  median(roundRatios(runs, base, of))
 
 console.log(`upload bench: about 3.5 minutes (${ROUNDS} rounds)`)
 console.log(`Preparing files in ${work} (128 MiB, 512 MiB, 1 GiB, ${SMALL_FILES} x 64 KiB)...`)
@@ -269,7 +272,9 @@ try {
     `\nper run, 512 MiB MiB/s: raw ${one.raw.map((f) => fmt(mibps(f))).join(', ')}; SDK ${one.sdk.map((f) => fmt(mibps(f))).join(', ')}; ali-oss default ${one.aliDefault.map((f) => fmt(mibps(f))).join(', ')}; ali-oss 8x4 ${one.ali8x4.map((f) => fmt(mibps(f))).join(', ')}`,
   )
   const perRound = <F extends Run>(runs: F[], base: F[], of: (f: F) => number) =>
-    runs.map((f, i) => fmt(of(f) / of(base[i] as F), 2)).join(', ')
+    roundRatios(runs, base, of)
+      .map((r) => fmt(r, 2))
+      .join(', ')
   console.log(
     `per round, SDK ÷ raw: 512 MiB ${perRound(one.sdk, one.raw, mibps)}; files ${perRound(many.sdk, many.raw, filesPerSecond)}; SDK ÷ ali-oss default ${perRound(one.sdk, one.aliDefault, mibps)}`,
   )

@@ -92,8 +92,7 @@ export class InsertBatcher {
       }
       this.#byKey.set(event.key, pending)
       this.#queue.push(pending)
-      if (this.#delay && this.#queue.length >= this.#limits.fill) this.#flush(true)
-      else this.#schedule()
+      this.#schedule()
     })
   }
 
@@ -113,17 +112,20 @@ export class InsertBatcher {
     })
   }
 
-  /** Sends what waits, as far as the limits allow; `now`: without the group-commit wait. */
+  /**
+   * Sends what waits, as far as the limits allow; `now`: without the group-commit wait (which
+   * ends early once `fill` requests wait: `#shouldWait` is false then).
+   */
   #flush(now = false): void {
-    if (this.#delay) {
-      if (!now) return
-      clearTimeout(this.#delay)
-      this.#delay = undefined
-    }
     if (!now && this.#shouldWait()) {
-      this.#delay = setTimeout(() => this.#flush(true), this.#limits.delayMs)
+      this.#delay ??= setTimeout(() => {
+        this.#delay = undefined
+        this.#flush(true)
+      }, this.#limits.delayMs)
       return
     }
+    clearTimeout(this.#delay)
+    this.#delay = undefined
     const { inFlight, fill } = this.#limits
     while (
       this.#queue.length > 0 &&
