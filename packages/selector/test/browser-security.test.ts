@@ -214,9 +214,14 @@ describe.skipIf(!suite.available).concurrent('in Chromium (ESM build)', () => {
       window.fake.send('unMounted')
     })
     expect(await result(page)).toEqual({ value: { folderId: '1', orgId: '1' } })
+    // Give the late messages time to arrive (the last is unMounted). When the frame is gone
+    // first, unMounted never comes: wait a bounded time, not Playwright's default 30 s, which is
+    // also the test's own timeout (under a full run's load the two raced).
     await page
       .waitForFunction(
         () => window.host.seen().filter((m) => m.type === 'service-choiceModal-unMounted').length > 0,
+        undefined,
+        { timeout: 5_000 },
       )
       .catch(() => {})
     expect(await page.evaluate(() => window.host.events('a'))).toEqual([
