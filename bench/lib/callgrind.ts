@@ -13,9 +13,29 @@ export function hasValgrind(): boolean {
   return spawnSync('valgrind', ['--version']).status === 0
 }
 
-/** valgrind's arguments for a callgrind run writing one file per thread (`out-01`...) into `dir`. */
-export function callgrindArgs(dir: string): string[] {
-  return ['--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${join(dir, 'out')}`]
+/**
+ * valgrind's arguments for a callgrind run writing one file per thread (`out-01`...) into `dir`.
+ * `window`: nothing is counted until `countFrom`, and the counts are those `dumpCounts` writes
+ * (`out.1-01`...): the program runs uninstrumented until then, several times faster.
+ */
+export function callgrindArgs(dir: string, options: { window?: boolean } = {}): string[] {
+  return [
+    '--tool=callgrind',
+    '--separate-threads=yes',
+    `--callgrind-out-file=${join(dir, 'out')}`,
+    ...(options.window ? ['--instr-atstart=no'] : []),
+  ]
+}
+
+/** Starts counting in a run started with `window` (valgrind's callgrind_control, synchronous). */
+export function countFrom(pid: number): void {
+  execFileSync('callgrind_control', ['--instr=on', String(pid)], { stdio: 'ignore' })
+  execFileSync('callgrind_control', ['--zero', String(pid)], { stdio: 'ignore' })
+}
+
+/** Writes what was counted since `countFrom`: read it with `threadCounts(dir, 'window')`. */
+export function dumpCounts(pid: number): void {
+  execFileSync('callgrind_control', ['--dump=window', String(pid)], { stdio: 'ignore' })
 }
 
 /** Instructions of one callgrind run (--separate-threads=yes), by thread role. */
@@ -32,10 +52,19 @@ function isMainThread(name: string): boolean {
   return /-0*1$/.test(name) || name === 'out'
 }
 
-/** Every thread's totals from the callgrind files `out*` in `dir`: thread 1 is the main one. */
-export function threadCounts(dir: string): ThreadCounts {
+/**
+ * Which files of `dir` hold the counts: those written at the process's exit (`out`, `out-01`...),
+ * or by `dumpCounts` (`out.1-01`...).
+ */
+function countFiles(dir: string, from: 'exit' | 'window'): string[] {
+  const pattern = from === 'window' ? /^out\.1-\d+$/ : /^out(-\d+)?$/
+  return readdirSync(dir).filter((name) => pattern.test(name))
+}
+
+/** Every thread's totals from the callgrind files in `dir`: thread 1 is the main one. */
+export function threadCounts(dir: string, from: 'exit' | 'window' = 'exit'): ThreadCounts {
   const counts: ThreadCounts = { main: 0, sqlite: 0, helpers: 0 }
-  for (const name of readdirSync(dir).filter((n) => n.startsWith('out'))) {
+  for (const name of countFiles(dir, from)) {
     const text = readFileSync(join(dir, name), 'utf8')
     const line = text.split('\n').find((l) => l.startsWith('totals:') || l.startsWith('summary:'))
     const total = Number(line?.split(/\s+/)[1] ?? 0)
@@ -67,9 +96,9 @@ const COLLECTING =
  * The helper threads' instructions (every file but the main thread's) by kind: each job's entry
  * point's inclusive count, from `callgrind_annotate --inclusive=yes` (valgrind's own tool).
  */
-export function helperWork(dir: string): HelperWork {
+export function helperWork(dir: string, from: 'exit' | 'window' = 'exit'): HelperWork {
   const work: HelperWork = { compiling: 0, collecting: 0 }
-  for (const name of readdirSync(dir).filter((n) => n.startsWith('out') && !isMainThread(n))) {
+  for (const name of countFiles(dir, from).filter((n) => !isMainThread(n))) {
     const text = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', join(dir, name)], {
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,

@@ -9,11 +9,23 @@
  * the medians. (`node --single-threaded` steadied the counts but changed them: the no-op cost
  * half as much again.)
  *
- * Each server is run twice, with WARM and with WARM + N requests (autocannon, 16 connections;
- * the receiver's backlog processed before it stops): the difference over N is the cost per
- * request without start-up and JIT warm-up. Then where the receiver's instructions go, by stage
- * (measure/stages.ts: callgrind's counts by thread, the main thread split by a CPU profile of
- * the same load). About 5 minutes a round; needs valgrind.
+ * Steady state, not start-up: each server runs uninstrumented (several times faster) through WARM
+ * events and their processing, then callgrind counts the next N events and their processing
+ * (lib/callgrind.ts `countFrom`, `dumpCounts`), all on the same 16 keep-alive connections
+ * (measure/closed-load.ts). The receiver announces what it has processed on its output, so no
+ * request waits for its backlog inside the count. Why (one round each, at 6f4f4f6):
+ * - counted from the start (the earlier method: runs of 500 and 2,500 events, the difference),
+ *   the no-op was 245k a request and the receiver 545k (2.23x, `pnpm bench` at 5a428ac); a
+ *   third of the no-op's count was its JIT compiling its first requests (helper threads 85k);
+ * - new autocannon connections for the counted requests made the server deoptimize and recompile
+ *   its HTTP code inside the count (the no-op 120k, the receiver 391k); so did one request for
+ *   the backlog before it (the receiver 403k against 297k without).
+ * The receiver's helper threads still compile a few late-optimized functions inside the count
+ * (about 26k a request in a 5,000-event window): printed beside the total.
+ * The Express + SQLite peer (peers/express-sqlite.ts) is counted too, as information.
+ * Then where the receiver's instructions go, by stage (measure/stages.ts: callgrind's counts by
+ * thread, the main thread split by a CPU profile of the same load). About 2 minutes a round;
+ * needs valgrind.
  *
  * INSTRUCTIONS_PG=1 also counts the ingest-only receiver on postgresStore (server.ts `pg`, in a
  * schema of its own at POSTGRES_URL, default the local trust database `test`), against the same
@@ -21,7 +33,7 @@
  * where run-to-run spread is about 0.1 of the ratio). PostgreSQL's own processes are not counted.
  * About 1.5 minutes more a round.
  *
- *     pnpm --filter @service-sdk/bench exec node webhooks/instructions.ts      (N=2000, WARM=500, ROUNDS=1)
+ *     pnpm --filter @service-sdk/bench exec node webhooks/instructions.ts      (N=5000, WARM=50000, ROUNDS=1)
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -29,25 +41,33 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateWebhookToken } from '@service-sdk/webhooks'
-import autocannon from 'autocannon'
-import { callgrindArgs, hasValgrind, type ThreadCounts, threadCounts } from '../lib/callgrind.ts'
+import {
+  callgrindArgs,
+  countFrom,
+  dumpCounts,
+  type HelperWork,
+  hasValgrind,
+  helperWork,
+  type ThreadCounts,
+  threadCounts,
+} from '../lib/callgrind.ts'
 import type { CpuProfile } from '../lib/cpu-profile.ts'
 import { listeningUrl } from '../lib/listening.ts'
 import { dropSchema } from '../lib/postgres.ts'
 import { median, recordTarget } from '../lib/report.ts'
-import { eventBody } from './event-body.ts'
+import { type ClosedLoad, closedLoad } from './measure/closed-load.ts'
 import { printStages } from './measure/stages.ts'
 
-const N = Number(process.env.N ?? 2000)
-const WARM = Number(process.env.WARM ?? 500)
+const N = Number(process.env.N ?? 5000)
+const WARM = Number(process.env.WARM ?? 50_000)
 const ROUNDS = Number(process.env.ROUNDS ?? 1)
 const MEASURE = 'SQLite receiver instructions per event ÷ no-op Hono (callgrind)'
 const WITH_PG = process.env.INSTRUCTIONS_PG === '1'
 const PG_URL = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-type Mode = 'receiver' | 'noop' | 'pg'
+type Mode = 'receiver' | 'noop' | 'pg' | 'peer'
 
 console.log(
-  `instructions: about ${5 * ROUNDS} minutes (${ROUNDS} rounds under valgrind, ${N} requests after ${WARM})`,
+  `instructions: about ${2 * ROUNDS} minutes (${ROUNDS} rounds under valgrind, ${N} requests counted after ${WARM})`,
 )
 if (!hasValgrind()) {
   console.error('instructions.ts needs valgrind (apt-get install valgrind)')
@@ -61,48 +81,48 @@ if (!hasValgrind()) {
   process.exit(1)
 }
 
-/** `requests` requests from 16 connections, each answered 200, else throws. */
-async function send(url: string, token: string, requests: number, what: string): Promise<void> {
-  const result = await autocannon({
-    url: `${url}/webhooks/${token}`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    connections: 16,
-    amount: requests,
-    // Under valgrind a request can take seconds on a busy machine (autocannon's default is 10 s).
-    timeout: 120,
-    requests: [
-      { setupRequest: (request: Record<string, unknown>) => ({ ...request, body: eventBody('ins') }) },
-    ],
-  })
-  if (result['2xx'] !== requests)
-    throw new Error(
-      `${what}: ${requests - result['2xx']} of ${requests} requests not answered 200 (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`,
-    )
+/** Instructions per event of one server, by thread role, and what its helper threads did. */
+interface Counted {
+  counts: ThreadCounts
+  work: HelperWork
 }
 
-/** Instructions the server executed by thread role, from start to SIGTERM, after `requests`. */
-async function instructions(mode: Mode, requests: number): Promise<ThreadCounts> {
+/**
+ * What the server executes for N events in steady state: it runs uninstrumented through WARM
+ * events (its backlog processed), then callgrind counts the next N and their processing, on the
+ * same 16 keep-alive connections (measure/closed-load.ts).
+ */
+async function instructions(mode: Mode): Promise<Counted> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-instructions-'))
   const token = generateWebhookToken()
   const schema = `bench_instructions_${randomBytes(4).toString('hex')}`
-  const server = [
-    join(import.meta.dirname, 'server.ts'),
-    mode,
-    token,
-    ...(mode === 'pg' ? [PG_URL, schema] : []),
-  ]
-  const child = spawn('valgrind', [...callgrindArgs(dir), process.execPath, ...server], {
+  const server =
+    mode === 'peer'
+      ? [join(import.meta.dirname, 'peers', 'express-sqlite.ts'), token]
+      : [join(import.meta.dirname, 'server.ts'), mode, token, ...(mode === 'pg' ? [PG_URL, schema] : [])]
+  const child = spawn('valgrind', [...callgrindArgs(dir, { window: true }), process.execPath, ...server], {
     stdio: ['ignore', 'pipe', 'ignore'],
   })
+  let load: ClosedLoad | undefined
   try {
     const url = await listeningUrl(child, `${mode} under valgrind`)
-    await send(url, token, requests, mode)
-    if (mode === 'receiver') await drained(url)
-    await stopped(child)
-    if (readdirSync(dir).length === 0) throw new Error(`no callgrind output in ${dir}`)
-    return threadCounts(dir)
+    const processed = processedCounter(child)
+    load = closedLoad(`${url}/webhooks/${token}`, 16)
+    await load.send(WARM)
+    if (mode === 'receiver') await processed(WARM)
+    countFrom(child.pid!)
+    await load.send(N)
+    if (mode === 'receiver') await processed(WARM + N)
+    dumpCounts(child.pid!)
+    const { main, sqlite, helpers } = threadCounts(dir, 'window')
+    const work = helperWork(dir, 'window')
+    if (main === 0) throw new Error(`no callgrind counts in ${dir}`)
+    return {
+      counts: { main: main / N, sqlite: sqlite / N, helpers: helpers / N },
+      work: { compiling: work.compiling / N, collecting: work.collecting / N },
+    }
   } finally {
+    load?.close()
     child.kill('SIGKILL')
     rmSync(dir, { recursive: true, force: true })
     if (mode === 'pg') await dropSchema(PG_URL, schema)
@@ -118,24 +138,43 @@ async function receiverProfile(requests: number): Promise<CpuProfile> {
   const child = spawn(process.execPath, [...args, server, 'receiver', token], {
     stdio: ['ignore', 'pipe', 'ignore'],
   })
+  let load: ClosedLoad | undefined
   try {
     const url = await listeningUrl(child, 'receiver')
-    await send(url, token, requests, 'receiver')
-    await drained(url)
+    const processed = processedCounter(child)
+    load = closedLoad(`${url}/webhooks/${token}`, 16)
+    await load.send(requests)
+    await processed(requests)
     await stopped(child)
     // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main one.
     const main = readdirSync(dir).find((name) => name.split('.')[4] === '0')
     if (!main) throw new Error(`no main-thread profile in ${dir}`)
     return JSON.parse(readFileSync(join(dir, main), 'utf8')) as CpuProfile
   } finally {
+    load?.close()
     child.kill('SIGKILL')
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
-async function drained(url: string): Promise<void> {
-  while (((await (await fetch(`${url}/backlog`)).json()) as { backlog: boolean }).backlog)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+/**
+ * Waits until the receiver has processed `n` events, as it announces on its standard output
+ * (server.ts), with no request to the server: `n` a multiple of 1,000.
+ */
+function processedCounter(child: ChildProcess): (n: number) => Promise<void> {
+  let count = 0
+  let waiting: { n: number; resolve: () => void } | undefined
+  let text = ''
+  child.stdout!.on('data', (chunk: Buffer) => {
+    text += chunk
+    for (const match of text.matchAll(/processed (\d+)\n/g)) count = Number(match[1])
+    text = text.slice(text.lastIndexOf('\n') + 1)
+    if (waiting && count >= waiting.n) waiting.resolve()
+  })
+  return (n) => {
+    if (n % 1000 !== 0) throw new Error(`WARM and N must be multiples of 1,000 (${n})`)
+    return count >= n ? Promise.resolve() : new Promise((resolve) => (waiting = { n, resolve }))
+  }
 }
 
 function stopped(child: ChildProcess): Promise<void> {
@@ -144,28 +183,22 @@ function stopped(child: ChildProcess): Promise<void> {
   return exit
 }
 
-const sum = (c: ThreadCounts) => c.main + c.sqlite + c.helpers
-const perEvent = (full: ThreadCounts, warm: ThreadCounts): ThreadCounts => ({
-  main: (full.main - warm.main) / N,
-  sqlite: (full.sqlite - warm.sqlite) / N,
-  helpers: (full.helpers - warm.helpers) / N,
-})
-const runs: Record<Mode, ThreadCounts[]> = { noop: [], receiver: [], pg: [] }
+const sum = ({ counts: c }: Counted) => c.main + c.sqlite + c.helpers
+const runs: Record<Mode, Counted[]> = { noop: [], receiver: [], pg: [], peer: [] }
 /** The round whose total is the median one. */
-const middleOf = (rounds: ThreadCounts[]) =>
-  rounds.find((c) => sum(c) === median(rounds.map(sum))) ?? rounds[0]!
+const middleOf = (rounds: Counted[]) => rounds.find((c) => sum(c) === median(rounds.map(sum))) ?? rounds[0]!
 for (let round = 0; round < ROUNDS; round++) {
-  for (const mode of WITH_PG ? (['noop', 'receiver', 'pg'] as const) : (['noop', 'receiver'] as const)) {
-    const warm = await instructions(mode, WARM)
-    runs[mode].push(perEvent(await instructions(mode, WARM + N), warm))
-  }
+  for (const mode of WITH_PG
+    ? (['noop', 'receiver', 'peer', 'pg'] as const)
+    : (['noop', 'receiver', 'peer'] as const))
+    runs[mode].push(await instructions(mode))
 }
 const noop = median(runs.noop.map(sum))
 const receiver = median(runs.receiver.map(sum))
 const ratio = receiver / noop
 const k = (n: number) => `${Math.round(n / 1000).toLocaleString('en')}k`
 console.log(
-  `\nInstructions per request (callgrind, whole process; ${N} requests after ${WARM}; ${ROUNDS} rounds, medians)`,
+  `\nInstructions per request (callgrind, whole process; ${N} requests counted after ${WARM}; ${ROUNDS} rounds, medians)`,
 )
 console.log('| no-op Hono | receiver (SQLite FULL, processing on) | ratio |')
 console.log('|---|---|---|')
@@ -174,10 +207,14 @@ console.log(
   `per round: no-op ${runs.noop.map(sum).map(k).join(', ')}; receiver ${runs.receiver.map(sum).map(k).join(', ')}`,
 )
 // By thread, so that the receiver's excess is read where it is (the no-op has no SQLite thread).
-const byThread = (c: ThreadCounts) =>
-  `main ${k(c.main)}, SQLite thread ${k(c.sqlite)}, helpers ${k(c.helpers)}`
+const byThread = ({ counts: c, work }: Counted) =>
+  `main ${k(c.main)}, SQLite thread ${k(c.sqlite)}, helpers ${k(c.helpers)} (compiling ${k(work.compiling)}, collecting ${k(work.collecting)})`
 console.log(
   `by thread (median round): no-op ${byThread(middleOf(runs.noop))}; receiver ${byThread(middleOf(runs.receiver))}`,
+)
+const peer = median(runs.peer.map(sum))
+console.log(
+  `Express + SQLite peer (information, no target; an INSERT and its fsync per request on the main thread, no processing): ${k(peer)} per request, ${(peer / noop).toFixed(2)}x the no-op's, the receiver ${(receiver / peer).toFixed(2)}x the peer's; per round ${runs.peer.map(sum).map(k).join(', ')}`,
 )
 if (WITH_PG) {
   const pgReceiver = median(runs.pg.map(sum))
@@ -186,7 +223,7 @@ if (WITH_PG) {
   )
 }
 // The stage profile of the round whose receiver count is the median one.
-printStages(middleOf(runs.receiver), await receiverProfile(WARM + N), WARM + N)
+printStages(middleOf(runs.receiver).counts, await receiverProfile(WARM + N), WARM + N)
 recordTarget({
   bench: 'webhooks',
   measure: MEASURE,

@@ -1,8 +1,8 @@
 /**
  * Durable ingest, measured against what HTTP alone costs and against the endpoints a user would
  * write instead (the peers, ./peers/), in the same run under the same load, each server in its
- * own process (./measure/servers.ts). About 20 minutes with the defaults: SQLite 1.5, PostgreSQL
- * 2, instructions 15 (3 rounds under valgrind), ordering 1; BENCH_PARTS picks parts.
+ * own process (./measure/servers.ts). About 12 minutes with the defaults: SQLite 1.5, PostgreSQL
+ * 2, instructions 7 (3 rounds under valgrind), ordering 1; BENCH_PARTS picks parts.
  *
  * SQLite (./measure/sqlite.ts): the SDK's receiver (Hono, SQLite WAL, synchronous FULL, group
  * commit, processing on), the no-op Hono handler, and the Express + SQLite peer (a synchronous
@@ -26,7 +26,7 @@
  *     pnpm bench webhooks     (builds first; BENCH_SECONDS=5 and BENCH_ROUNDS=3 by default)
  *     BENCH_PARTS=sqlite,pg,instructions,ordering (the default: all four)
  *     BENCH_PROCESSING=0      (the SQLite receiver only stores and acknowledges); BENCH_ORDERING=0 skips ordering
- *     BENCH_INSTRUCTIONS_ROUNDS=3, N=2000, WARM=500 (passed on to instructions.ts)
+ *     BENCH_INSTRUCTIONS_ROUNDS=3, N=5000, WARM=50000 (passed on to instructions.ts)
  */
 import { spawnSync } from 'node:child_process'
 import { cpus, loadavg } from 'node:os'
@@ -45,7 +45,7 @@ const INSTRUCTION_ROUNDS = process.env.BENCH_INSTRUCTIONS_ROUNDS ?? '3'
 const token = generateWebhookToken()
 
 console.log(
-  `webhooks bench: about 20 minutes with the defaults (now ${PARTS.join(', ')}; ${ROUNDS} rounds of ${SECONDS} s a run, ${INSTRUCTION_ROUNDS} under valgrind)`,
+  `webhooks bench: about 12 minutes with the defaults (now ${PARTS.join(', ')}; ${ROUNDS} rounds of ${SECONDS} s a run, ${INSTRUCTION_ROUNDS} under valgrind)`,
 )
 
 const machine = () =>
