@@ -21,7 +21,14 @@
  *   its HTTP code inside the count (the no-op 120k, the receiver 391k); so did one request for
  *   the backlog before it (the receiver 403k against 297k without).
  * The receiver's helper threads still compile a few late-optimized functions inside the count
- * (about 26k a request in a 5,000-event window): printed beside the total.
+ * (about 20k a request in a 5,000-event window): printed beside the total.
+ * A receiver's count falls in one of two modes from one process to the next (about 300k or
+ * 330k for the SQLite one). In the higher one, V8 builds the object literal of node's
+ * `process.nextTick` through the runtime, four calls a tick at about 1,300 instructions each,
+ * for the six ticks node's HTTP streams schedule a request: 32k to 35k a request, in both
+ * receivers; the no-op was not seen in it. Natively too: in one of three profiled runs of the
+ * SQLite receiver, `nextTick`'s own time was 189 ms against 27 and 48 ms. What tips a process
+ * into it is not known; the rounds' median is what the target reads.
  * The Express + SQLite peer (peers/express-sqlite.ts) is counted too, as information.
  * Then where the receiver's instructions go, by stage (measure/stages.ts: callgrind's counts by
  * thread, the main thread split by a CPU profile of the same load). About 2 minutes a round;
