@@ -76,6 +76,11 @@ type Mode = 'receiver' | 'noop' | 'pg' | 'peer'
 console.log(
   `instructions: about ${2 * ROUNDS} minutes (${ROUNDS} rounds under valgrind, ${N} requests counted after ${WARM})`,
 )
+if (N % 1000 !== 0 || WARM % 1000 !== 0) {
+  // The receiver announces every 1,000th event processed (server.ts).
+  console.error(`instructions.ts: N and WARM must be multiples of 1,000 (N=${N}, WARM=${WARM})`)
+  process.exit(1)
+}
 if (!hasValgrind()) {
   console.error('instructions.ts needs valgrind (apt-get install valgrind)')
   recordTarget({
@@ -165,12 +170,12 @@ async function receiverProfile(requests: number): Promise<CpuProfile> {
 }
 
 /**
- * Waits until the receiver has processed `n` events, as it announces on its standard output
- * (server.ts), with no request to the server: `n` a multiple of 1,000.
+ * Waits until the receiver has processed `n` events (a multiple of 1,000), as it announces on its
+ * standard output (server.ts), with no request to the server; rejects if it exits first.
  */
 function processedCounter(child: ChildProcess): (n: number) => Promise<void> {
   let count = 0
-  let waiting: { n: number; resolve: () => void } | undefined
+  let waiting: { n: number; resolve: () => void; reject: (error: Error) => void } | undefined
   let text = ''
   child.stdout!.on('data', (chunk: Buffer) => {
     text += chunk
@@ -178,10 +183,11 @@ function processedCounter(child: ChildProcess): (n: number) => Promise<void> {
     text = text.slice(text.lastIndexOf('\n') + 1)
     if (waiting && count >= waiting.n) waiting.resolve()
   })
-  return (n) => {
-    if (n % 1000 !== 0) throw new Error(`WARM and N must be multiples of 1,000 (${n})`)
-    return count >= n ? Promise.resolve() : new Promise((resolve) => (waiting = { n, resolve }))
-  }
+  child.once('exit', (code) =>
+    waiting?.reject(new Error(`the receiver exited (${code}) at ${count} processed`)),
+  )
+  return (n) =>
+    count >= n ? Promise.resolve() : new Promise((resolve, reject) => (waiting = { n, resolve, reject }))
 }
 
 function stopped(child: ChildProcess): Promise<void> {

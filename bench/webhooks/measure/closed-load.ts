@@ -35,6 +35,8 @@ export function closedLoad(url: string, connections: number): ClosedLoad {
         },
       )
       req.on('error', reject)
+      // Under valgrind a request can take seconds; one unanswered for two minutes fails the run.
+      req.setTimeout(120_000, () => req.destroy(new Error('no answer in 120 s')))
       req.end(text)
     })
   return {
