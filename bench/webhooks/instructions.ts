@@ -27,8 +27,13 @@
  * `process.nextTick` through the runtime, four calls a tick at about 1,300 instructions each,
  * for the six ticks node's HTTP streams schedule a request: 32k to 35k a request, in both
  * receivers; the no-op was not seen in it. Natively too: in one of three profiled runs of the
- * SQLite receiver, `nextTick`'s own time was 189 ms against 27 and 48 ms. What tips a process
- * into it is not known; the rounds' median is what the target reads.
+ * SQLite receiver, `nextTick`'s own time was 189 ms against 27 and 48 ms. Seen with
+ * `%DebugPrint(process.nextTick)` (`--allow-natives-syntax`) after 50,000 events: the literal's
+ * first property's inline cache is monomorphic and the four after it megamorphic, and a tick
+ * object holds its async ids as boxed doubles in fields of the most general representation; so
+ * those fields changed representation on the way, and each change made a new map. What starts
+ * that in a process is not known (not Maglev alone: one of two runs without it was still in the
+ * higher mode). The rounds' median is what the target reads.
  * The Express + SQLite peer (peers/express-sqlite.ts) is counted too, as information.
  * Then where the receiver's instructions go, by stage (measure/stages.ts: callgrind's counts by
  * thread, the main thread split by a CPU profile of the same load). About 2 minutes a round;
