@@ -4,9 +4,9 @@
  * callgrind, which counts what the process executes (every thread) the same way whatever else
  * the machine is doing, where CPU time on a shared 2-core machine varied by a third between
  * runs. Kernel time (fsync, socket writes) is not counted: the bench's CPU-time figure has it.
- * Counts still vary by about 5% between runs of one build (V8's compiler and garbage-collector
- * threads, how many requests each turn of the event loop takes): ROUNDS runs each and reports
- * the medians. (`node --single-threaded` steadied the counts but changed them: the no-op cost
+ * Counts still vary between runs of one build (by up to 3% within one of the two modes below:
+ * V8's compiler and garbage-collector threads, how many requests each turn of the event loop
+ * takes): ROUNDS runs each and reports the medians. (`node --single-threaded` steadied the counts but changed them: the no-op cost
  * half as much again.)
  *
  * Steady state, not start-up: each server runs uninstrumented (several times faster) through WARM
@@ -43,7 +43,7 @@
  * schema of its own at POSTGRES_URL, default the local trust database `test`), against the same
  * no-op: information, no target (the webhooks bench's PostgreSQL target is in CPU time under load,
  * where run-to-run spread is about 0.1 of the ratio). PostgreSQL's own processes are not counted.
- * About 1.5 minutes more a round.
+ * About a minute more a round.
  *
  *     pnpm --filter @service-sdk/bench exec node webhooks/instructions.ts      (N=5000, WARM=50000, ROUNDS=1)
  */
